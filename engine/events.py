@@ -1,0 +1,212 @@
+"""Input events: the one vocabulary shared by adapters, the loop, the journal and scripts.
+
+Adapters in ``hardware/`` create these immutable records and put them on the loop's
+queue; the loop journals each one before applying it to the pure core.  Every event
+carries ``t``, a monotonic timestamp in seconds (float) taken from the injected clock.
+
+Every event converts to and from a plain JSON-able dict (``{"type": "card_drawn", ...}``)
+with :func:`event_to_dict` / :func:`event_from_dict`; that dict is what the journal stores
+and what scenario scripts contain.
+
+>>> e = CardDrawn(t=1.5, uid="04A1B2C3D4E5F6", draw=3)
+>>> event_from_dict(event_to_dict(e)) == e
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.errors import InvalidInputError
+
+
+class UnknownEventError(InvalidInputError):
+    """A dict that does not describe a known event (bad ``type`` or fields)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all input events.  ``t``: monotonic seconds."""
+
+    t: float
+    TYPE: ClassVar[str] = "event"
+
+
+# --- card shoe -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CardDrawn(Event):
+    """A tag left the shoe.  ``uid``: full UID as upper-case hex (14 digits for 7 bytes);
+    ``draw``: the shoe's draw counter (1-based, increases by one per physical draw)."""
+
+    uid: str = ""
+    draw: int = 0
+    TYPE: ClassVar[str] = "card_drawn"
+
+
+@dataclass(frozen=True)
+class ShoeStatus(Event):
+    """The shoe came online or went offline (``reason`` in plain words)."""
+
+    online: bool = True
+    reason: str = ""
+    TYPE: ClassVar[str] = "shoe_status"
+
+
+@dataclass(frozen=True)
+class ShoeReloaded(Event):
+    """The dealer reloaded the shoe with a freshly shuffled deck (new hand or misdeal)."""
+
+    TYPE: ClassVar[str] = "shoe_reloaded"
+
+
+@dataclass(frozen=True)
+class StubReshuffled(Event):
+    """The stub (undealt cards plus any returned cards) was reshuffled mid-hand (TDA 39-D)."""
+
+    TYPE: ClassVar[str] = "stub_reshuffled"
+
+
+# --- dealer declarations (dealer button box) -------------------------------------------
+DECLARATION_KINDS = (
+    "exposed_card",       # the last card, or the card with draw number ``draw``, was exposed
+    "boxed_card",         # a card found face up in the deck
+    "wrong_seat",         # a card went to the wrong seat (``seat`` = where it went)
+    "seat_skipped",       # ``seat`` was skipped in the deal
+    "floor_misdeal",      # the floor calls a misdeal
+    "confirm_ruling",     # floor confirms the pending ruling
+    "override_ruling",    # floor overrides the pending ruling (``note`` says why)
+)
+
+
+@dataclass(frozen=True)
+class Declaration(Event):
+    """A declaration from the dealer button box.  ``kind`` is one of :data:`DECLARATION_KINDS`;
+    ``draw`` and ``seat`` are optional (1-based)."""
+
+    kind: str = ""
+    draw: int | None = None
+    seat: int | None = None
+    note: str = ""
+    TYPE: ClassVar[str] = "declaration"
+
+    def __post_init__(self) -> None:
+        if self.kind not in DECLARATION_KINDS:
+            raise UnknownEventError(
+                f"unknown declaration {self.kind!r}; expected one of {', '.join(DECLARATION_KINDS)}"
+            )
+
+
+# --- buttons ---------------------------------------------------------------------------
+SEAT_BUTTONS = ("fold", "check_call", "bet_raise")
+DEALER_BUTTONS = ("next_hand", "pause_resume", "exposed_card", "misdeal", "confirm_ruling", "undo")
+PRESS_KINDS = ("press", "hold")
+
+
+@dataclass(frozen=True)
+class SeatButton(Event):
+    """A debounced press (or hold) of one of a seat's buttons (:data:`SEAT_BUTTONS`)."""
+
+    seat: int = 0
+    button: str = ""
+    press: str = "press"
+    TYPE: ClassVar[str] = "seat_button"
+
+    def __post_init__(self) -> None:
+        if self.button not in SEAT_BUTTONS or self.press not in PRESS_KINDS:
+            raise UnknownEventError(f"bad seat button {self.button!r}/{self.press!r}")
+
+
+@dataclass(frozen=True)
+class DealerButton(Event):
+    """A debounced press (or hold) on the dealer button box (:data:`DEALER_BUTTONS`)."""
+
+    button: str = ""
+    press: str = "press"
+    TYPE: ClassVar[str] = "dealer_button"
+
+    def __post_init__(self) -> None:
+        if self.button not in DEALER_BUTTONS or self.press not in PRESS_KINDS:
+            raise UnknownEventError(f"bad dealer button {self.button!r}/{self.press!r}")
+
+
+@dataclass(frozen=True)
+class PlayerAction(Event):
+    """A player action given directly (scripts, PHH replay): ``action`` is ``fold``,
+    ``check_call`` or ``bet_raise``; ``amount`` is the raise-to total in chips."""
+
+    seat: int = 0
+    action: str = ""
+    amount: int | None = None
+    TYPE: ClassVar[str] = "player_action"
+
+
+# --- time and devices ------------------------------------------------------------------
+@dataclass(frozen=True)
+class ClockTick(Event):
+    """Time passed; the clock and alerts are evaluated at ``t``."""
+
+    TYPE: ClassVar[str] = "clock_tick"
+
+
+@dataclass(frozen=True)
+class DeviceStatus(Event):
+    """A device (``"display:3"``, ``"buttons"``, ``"tv"``, ``"audio"``) went online/offline."""
+
+    device: str = ""
+    online: bool = True
+    detail: str = ""
+    TYPE: ClassVar[str] = "device_status"
+
+
+@dataclass(frozen=True)
+class DealerCommand(Event):
+    """A command from the CLI or the operator (``command`` plus free ``args``), e.g.
+    ``add_time`` with ``{"seconds": 60}``, ``eliminate`` with ``{"seat": 3}``, ``late_entry``."""
+
+    command: str = ""
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+    TYPE: ClassVar[str] = "dealer_command"
+
+    def __hash__(self) -> int:  # dict field: hash by identity of content
+        return hash((self.t, self.command, tuple(sorted(self.args.items()))))
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.TYPE: cls
+    for cls in (CardDrawn, ShoeStatus, ShoeReloaded, StubReshuffled, Declaration, SeatButton,
+                DealerButton, PlayerAction, ClockTick, DeviceStatus, DealerCommand)
+}
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """``{"type": ..., **fields}``, JSON-able."""
+    d = dataclasses.asdict(event)
+    d["type"] = event.TYPE
+    return d
+
+
+def event_from_dict(d: dict[str, Any]) -> Event:
+    """Inverse of :func:`event_to_dict`.
+
+    Raises:
+        UnknownEventError: unknown ``type``, unknown field or missing ``t``.
+    """
+    if not isinstance(d, dict) or "type" not in d:
+        raise UnknownEventError(f"event must be an object with a 'type', got {d!r}")
+    cls = EVENT_TYPES.get(d["type"])
+    if cls is None:
+        raise UnknownEventError(
+            f"unknown event type {d['type']!r}; expected one of {', '.join(EVENT_TYPES)}"
+        )
+    fields = {f.name for f in dataclasses.fields(cls)}
+    extra = set(d) - fields - {"type"}
+    if extra:
+        raise UnknownEventError(f"{d['type']}: unknown field(s) {', '.join(sorted(extra))}")
+    if "t" not in d:
+        raise UnknownEventError(f"{d['type']}: missing 't' (monotonic seconds)")
+    try:
+        return cls(**{k: v for k, v in d.items() if k != "type"})
+    except TypeError as exc:
+        raise UnknownEventError(f"{d['type']}: {exc}") from None

@@ -1,0 +1,192 @@
+"""Views: the immutable data handed to renderers (TV, seat displays, sounds, logs).
+
+Views are derived from state, never stored.  Two kinds exist and must never mix:
+
+* **public** (:class:`TablePublicView`, :class:`ClockView`, :class:`RulingView`,
+  :class:`ScreenState`): what the whole room may see.  They never hold an unrevealed
+  hole card; a card appears only in ``SeatPublic.shown_cards`` once it was shown at
+  showdown or exposed.
+* **private to one seat** (:class:`SeatDisplayView`): what that seat's display may show,
+  including its own hole cards.
+
+Units: chips are integers; seconds are floats; seats are 1-based as printed on the felt.
+Producers: the hand engine (``engine.hand``) makes table and seat views, the clock and
+tournament (``engine.clock`` / ``engine.tournament``) make :class:`ClockView`, the dealing
+procedure (``engine.irregularities``) makes :class:`RulingView`.  Consumers: ``hardware.tv``,
+``hardware.seat_display``, ``pi_app.screens``, ``pi_app.sounds``.
+
+Changes to this file must be additive (new fields with defaults) so every producer and
+consumer keeps working.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.cards import Card
+
+STREETS = ("preflop", "flop", "turn", "river", "showdown", "complete")
+
+
+@dataclass(frozen=True)
+class SeatPublic:
+    """One seat as the room sees it.
+
+    ``status``: ``"active"``, ``"folded"``, ``"all_in"``, ``"out"`` (not dealt in),
+    ``"empty"`` (no player).  ``shown_cards`` is empty until the cards are revealed.
+    """
+
+    seat: int
+    name: str = ""
+    stack: int = 0
+    bet: int = 0
+    status: str = "active"
+    has_cards: bool = False
+    shown_cards: tuple[Card, ...] = ()
+    is_button: bool = False
+    is_small_blind: bool = False
+    is_big_blind: bool = False
+    display_online: bool = True
+
+
+@dataclass(frozen=True)
+class PotView:
+    """A pot: ``label`` ("Main pot", "Side pot 1"), ``amount`` in chips, the seats eligible,
+    and once awarded the winners and what each received."""
+
+    label: str
+    amount: int
+    eligible: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    awarded: tuple[tuple[int, int], ...] = ()  # (seat, chips)
+
+
+@dataclass(frozen=True)
+class ShowdownLine:
+    """A hand tabled at showdown with its description ("Two Pair, Kings and Fours")."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    description: str
+    won: int = 0
+
+
+@dataclass(frozen=True)
+class LegalActionsView:
+    """What the seat to act may do.  ``call_amount`` is the chips added by a call (0 means
+    check); ``min_raise_to``/``max_raise_to`` are bet-or-raise *to* totals, or None when a
+    bet or raise is not allowed."""
+
+    can_fold: bool = False
+    can_check: bool = False
+    can_call: bool = False
+    call_amount: int = 0
+    min_raise_to: int | None = None
+    max_raise_to: int | None = None
+
+
+@dataclass(frozen=True)
+class TablePublicView:
+    """The table as the room sees it (TV table screen)."""
+
+    hand_number: int = 0
+    street: str = "preflop"
+    seats: tuple[SeatPublic, ...] = ()
+    board: tuple[Card, ...] = ()
+    pots: tuple[PotView, ...] = ()
+    actor: int | None = None
+    to_call: int = 0
+    legal: LegalActionsView | None = None
+    showdown: tuple[ShowdownLine, ...] = ()
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class SeatDisplayView:
+    """What one seat's 128x64 display shows.  Private to that seat."""
+
+    seat: int
+    name: str = ""
+    stack: int = 0
+    bet: int = 0
+    to_call: int = 0
+    hole_cards: tuple[Card, ...] = ()
+    is_turn: bool = False
+    legal: LegalActionsView | None = None
+    pending_raise_to: int | None = None
+    is_button: bool = False
+    is_small_blind: bool = False
+    is_big_blind: bool = False
+    status: str = "active"
+    result: int | None = None  # after the hand: net chips won (+) or lost (-)
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class RulingView:
+    """A dealing ruling as shown on the banner: the code in words, the rule reference,
+    what the dealer must do now, and whether the floor has confirmed it."""
+
+    code: str
+    words: str
+    rule: str
+    instruction: str
+    profile: str = "tda2024"
+    status: str = "advisory"  # advisory | confirmed | overridden
+
+
+@dataclass(frozen=True)
+class ClockView:
+    """The blind clock as the room sees it.
+
+    ``remaining_seconds`` is None on a hand-based level (then ``hands_remaining`` is set).
+    """
+
+    level_number: int = 1
+    is_break: bool = False
+    small_blind: int = 0
+    big_blind: int = 0
+    ante: int = 0
+    big_blind_ante: int = 0
+    remaining_seconds: float | None = None
+    hands_remaining: int | None = None
+    running: bool = False
+    next_small_blind: int | None = None
+    next_big_blind: int | None = None
+    next_ante: int | None = None
+    next_is_break: bool = False
+    seconds_to_break: float | None = None
+    players_left: int = 0
+    entrants: int = 0
+    average_stack: int = 0
+    chips_in_play: int = 0
+    prize_pool: int = 0
+    notices: tuple[str, ...] = ()
+    tournament_name: str = ""
+
+
+@dataclass(frozen=True)
+class WheelView:
+    """The bonus wheel: the segments and the amount the tournament model chose."""
+
+    segments: tuple[int, ...]
+    chosen: int
+    started_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ScreenState:
+    """Everything the TV draws in one frame (all public)."""
+
+    clock: ClockView | None = None
+    table: TablePublicView | None = None
+    ruling: RulingView | None = None
+    wheel: WheelView | None = None
+    offline: tuple[str, ...] = ()
+    alarm: str | None = None
+    layout: str = "split"  # clock | table | split
+    now: float = 0.0
+    extra: dict[str, str] = field(default_factory=dict)

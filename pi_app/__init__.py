@@ -1,0 +1,1 @@
+"""The table service: configuration, the one event loop, the journal, the CLI, screens."""
