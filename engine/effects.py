@@ -1,0 +1,64 @@
+"""Effects: what applying an event asks the outside world to do.
+
+The pure core returns these; the service loop carries them out (sounds, shoe commands,
+hand-history files, log lines).  Like views, effects never carry an unrevealed hole card
+unless marked private (``HandHistory.private``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ALERTS = (
+    "level_start", "one_minute", "ten_seconds", "level_end", "break_start", "break_end",
+    "color_up", "late_registration_closing", "bonus_wheel", "ruling", "paused", "resumed",
+)
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Base of all effects."""
+
+
+@dataclass(frozen=True)
+class Alert(Effect):
+    """A sound/announcement cue: ``kind`` in :data:`ALERTS`; ``text`` is the spoken words
+    (e.g. "Blinds are now two hundred and four hundred")."""
+
+    kind: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ShoeCommand(Effect):
+    """A command for the card shoe: ``command`` is ``lock``, ``unlock`` or ``mode``
+    (``arg`` = deal | register | idle)."""
+
+    command: str
+    arg: str = ""
+
+
+@dataclass(frozen=True)
+class HandHistory(Effect):
+    """A finished hand's history as PHH text.  ``private`` histories contain hole cards
+    and go only to the private state directory."""
+
+    hand_number: int
+    phh: str
+    private: bool = True
+
+
+@dataclass(frozen=True)
+class LogLine(Effect):
+    """A line for the service log.  ``level`` is a logging level name; text at INFO or
+    above never contains an unrevealed hole card."""
+
+    level: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Notice(Effect):
+    """A short public notice for the TV (e.g. "Blinds up next hand")."""
+
+    text: str

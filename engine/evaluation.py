@@ -1,0 +1,164 @@
+"""Hand evaluation over phevaluator (Apache-2.0), with categories and TV descriptions.
+
+phevaluator ranks every 5-card poker hand from 1 (royal flush) to 7462 (7-5-4-3-2
+offsuit); a 6- or 7-card set is ranked by its best five cards.  Lower is stronger.
+The category boundaries below are those of the 7,462 distinct 5-card values
+(Cactus Kev's enumeration, which phevaluator follows).
+
+>>> from engine.cards import parse_cards
+>>> r = evaluate(parse_cards("KsKhKd4c4s"))
+>>> r.category, r.description
+('full_house', 'Full House, Kings full of Fours')
+>>> evaluate(parse_cards("Ah2c3d4s5h")).description
+'Straight, Five high'
+>>> evaluate(parse_cards("AsKsQsJsTs9d2c")).description
+'Royal Flush'
+>>> evaluate(parse_cards("Ah2c3d4s5h")) < evaluate(parse_cards("2c3d4s5h6h"))  # the wheel is lowest
+True
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Sequence
+
+from phevaluator import _pheval  # the native evaluators; ids are our Card.id
+
+from engine.cards import RANK_NAMES, RANK_PLURALS, Card
+from engine.errors import InvalidCardError
+
+#: Categories strongest first, with the highest (weakest) phevaluator value of each.
+CATEGORIES: tuple[tuple[str, int], ...] = (
+    ("straight_flush", 10),
+    ("four_of_a_kind", 166),
+    ("full_house", 322),
+    ("flush", 1599),
+    ("straight", 1609),
+    ("three_of_a_kind", 2467),
+    ("two_pair", 3325),
+    ("one_pair", 6185),
+    ("high_card", 7462),
+)
+CATEGORY_NAMES = tuple(name for name, _ in CATEGORIES)
+_BOUNDS = tuple(bound for _, bound in CATEGORIES)
+CATEGORY_TITLES = {
+    "straight_flush": "Straight Flush", "four_of_a_kind": "Four of a Kind",
+    "full_house": "Full House", "flush": "Flush", "straight": "Straight",
+    "three_of_a_kind": "Three of a Kind", "two_pair": "Two Pair", "one_pair": "One Pair",
+    "high_card": "High Card",
+}
+_EVAL = {5: _pheval.evaluate_5cards, 6: _pheval.evaluate_6cards, 7: _pheval.evaluate_7cards}
+evaluate_5_ids = _pheval.evaluate_5cards
+evaluate_6_ids = _pheval.evaluate_6cards
+evaluate_7_ids = _pheval.evaluate_7cards
+
+
+def category_of_value(value: int) -> str:
+    """The category name of a phevaluator value (1..7462)."""
+    return CATEGORY_NAMES[bisect_left(_BOUNDS, value)]
+
+
+def evaluate_value(cards: Sequence[Card]) -> int:
+    """The phevaluator value (1 best .. 7462 worst) of 5 to 7 distinct cards; the hot path.
+
+    Raises:
+        InvalidCardError: fewer than 5 or more than 7 cards, or a card repeated.
+    """
+    f = _EVAL.get(len(cards))
+    if f is None:
+        raise InvalidCardError(f"need 5 to 7 cards to evaluate, got {len(cards)}")
+    if len(set(cards)) != len(cards):
+        raise InvalidCardError("a card appears twice in the hand to evaluate")
+    return f(*[c.id for c in cards])
+
+
+@dataclass(frozen=True, order=False)
+class HandRank:
+    """An evaluated hand.  ``value``: phevaluator value, lower is stronger; compare ranks
+    with ``>`` meaning stronger.  ``best``: the best five cards (high to low by use)."""
+
+    value: int
+    best: tuple[Card, ...]
+
+    @property
+    def category(self) -> str:
+        return category_of_value(self.value)
+
+    @property
+    def description(self) -> str:
+        return describe(self.best, self.value)
+
+    def __gt__(self, other: "HandRank") -> bool:
+        return self.value < other.value
+
+    def __lt__(self, other: "HandRank") -> bool:
+        return self.value > other.value
+
+    def __ge__(self, other: "HandRank") -> bool:
+        return self.value <= other.value
+
+    def __le__(self, other: "HandRank") -> bool:
+        return self.value >= other.value
+
+
+def best_five(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The best five of 5 to 7 cards, ordered for description (groups first, then kickers).
+
+    Raises:
+        InvalidCardError: as :func:`evaluate_value`.
+    """
+    target = evaluate_value(cards)
+    for combo in combinations(cards, 5):
+        if _pheval.evaluate_5cards(*[c.id for c in combo]) == target:
+            return _order(combo)
+    raise AssertionError("unreachable: some five cards make the best hand")  # pragma: no cover
+
+
+def evaluate(cards: Sequence[Card]) -> HandRank:
+    """Evaluate 5 to 7 cards: value, best five, category and description.
+
+    Raises:
+        InvalidCardError: fewer than 5 or more than 7 cards, or a repeated card.
+    """
+    return HandRank(evaluate_value(cards), best_five(cards))
+
+
+def _order(five: Sequence[Card]) -> tuple[Card, ...]:
+    counts = Counter(c.rank_value for c in five)
+    ordered = sorted(five, key=lambda c: (counts[c.rank_value], c.rank_value), reverse=True)
+    values = sorted({c.rank_value for c in five}, reverse=True)
+    if values == [14, 5, 4, 3, 2]:  # the wheel: the ace plays low
+        ordered = sorted(five, key=lambda c: 1 if c.rank_value == 14 else c.rank_value,
+                         reverse=True)
+    return tuple(ordered)
+
+
+def describe(best: Sequence[Card], value: int | None = None) -> str:
+    """Words for a five-card hand as a TV shows them, e.g. "Two Pair, Kings and Fours".
+
+    ``best`` is ordered as :func:`best_five` returns it.
+    """
+    if value is None:
+        value = evaluate_value(best)
+    cat = category_of_value(value)
+    r = [c.rank for c in best]
+    if cat == "straight_flush":
+        return "Royal Flush" if value == 1 else f"Straight Flush, {RANK_NAMES[r[0]]} high"
+    if cat == "four_of_a_kind":
+        return f"Four of a Kind, {RANK_PLURALS[r[0]]}"
+    if cat == "full_house":
+        return f"Full House, {RANK_PLURALS[r[0]]} full of {RANK_PLURALS[r[3]]}"
+    if cat == "flush":
+        return f"Flush, {RANK_NAMES[r[0]]} high"
+    if cat == "straight":
+        return f"Straight, {RANK_NAMES[r[0]]} high"
+    if cat == "three_of_a_kind":
+        return f"Three of a Kind, {RANK_PLURALS[r[0]]}"
+    if cat == "two_pair":
+        return f"Two Pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[2]]}"
+    if cat == "one_pair":
+        return f"One Pair, {RANK_PLURALS[r[0]]}"
+    return f"High Card, {RANK_NAMES[r[0]]}"

@@ -1,0 +1,16 @@
+"""Run the doctests of the pure modules whose docstrings carry examples."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["engine.cards", "engine.events", "engine.evaluation"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name):
+    module = importlib.import_module(name)
+    result = doctest.testmod(module)
+    assert result.attempted > 0, f"{name} has no doctest examples"
+    assert result.failed == 0
