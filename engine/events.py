@@ -77,6 +77,7 @@ DECLARATION_KINDS = (
     "floor_misdeal",      # the floor calls a misdeal
     "confirm_ruling",     # floor confirms the pending ruling
     "override_ruling",    # floor overrides the pending ruling (``note`` says why)
+    "button_out_of_position",  # the button is misplaced (``seat`` = where it belongs, TDA 34-A)
 )
 
 

@@ -1,0 +1,263 @@
+"""Hand-engine speed against pokerkit, and evaluation speed against the raw evaluators.
+
+Two figures, each printed as a ratio measured in the same run (issue 2, section 6):
+
+1. Full-engine hands per second (forced bets, dealing, legal actions, pots, showdown and
+   awards) of ``engine.hand`` against pokerkit on the same scripted hands: the same
+   stacks, blinds, antes, cards and actions.  Goal: at least 25x pokerkit.
+2. Evaluations per second of 7-card hands: ``engine.evaluation.evaluate`` (value, best
+   five, category, description) and ``engine.evaluation.evaluate_value`` (the hot path the
+   hand engine uses) against raw ``phevaluator.evaluate_cards``, treys and pokerkit.
+   Goal: our wrapper costs at most 25% over raw phevaluator.
+
+Run: ``.venv/bin/python bench/bench_engine.py [--short] [--hands N] [--evals N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine.cards import ALL_CARDS, Card  # noqa: E402
+from engine.evaluation import evaluate, evaluate_value  # noqa: E402
+from engine.hand import Hand, HandConfig  # noqa: E402
+
+
+# ------------------------------------------------------------------ scripted hands
+def make_scripts(count: int, seed: int = 7) -> list[tuple]:
+    """``count`` scripted hands: (config, cards in dealing order, actions, holes, board).
+
+    Actions are random legal ones chosen by playing our engine; every script is checked
+    to be accepted by pokerkit too, so both engines replay exactly the same hand."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        n = rng.randint(2, 9)
+        bb = rng.randint(2, 100)
+        sb = rng.randint(1, bb - 1)
+        ante = rng.choice((0, 0, bb // 10))
+        stacks = [rng.randint(20 * bb, 200 * bb) for _ in range(n)]
+        cfg = HandConfig(stacks=dict(zip(range(1, n + 1), stacks)), button=n,
+                         small_blind=sb, big_blind=bb, ante=ante)
+        cards = list(ALL_CARDS)
+        rng.shuffle(cards)
+        holes = [cards[2 * i:2 * i + 2] for i in range(n)]
+        board = cards[2 * n:2 * n + 5]
+        burns = cards[2 * n + 5:2 * n + 8]
+        order = ([holes[i][0] for i in range(n)] + [holes[i][1] for i in range(n)]
+                 + [burns[0]] + board[:3] + [burns[1], board[3], burns[2], board[4]])
+        hand = Hand(cfg)
+        actions: list[tuple] = []
+        pos = 0
+        while not hand.is_complete:
+            due = hand.next_deal()
+            if due is not None:
+                c = order[pos]
+                pos += 1
+                (hand.deal_hole(due[1], c) if due[0] == "hole"
+                 else hand.burn(c) if due[0] == "burn" else hand.deal_board(c))
+            elif hand.actor is not None:
+                la = hand.legal_actions()
+                r = rng.random()
+                if la.can_call and r < 0.25:
+                    a: tuple = ("f",)
+                elif la.min_raise_to is not None and r > 0.8:
+                    a = ("r", rng.choice((la.min_raise_to, la.min_raise_to * 2
+                                          if la.min_raise_to * 2 <= la.max_raise_to
+                                          else la.max_raise_to)))
+                else:
+                    a = ("c",)
+                actions.append(a)
+                _apply(hand, a)
+            else:
+                for s in hand.showdown_pending:
+                    hand.show(s)
+        script = (cfg, order, tuple(actions), holes, board)
+        try:
+            pk_stacks = run_pokerkit(script)
+        except (ValueError, StopIteration):
+            continue  # a documented rule difference (docs/rules.md): not comparable
+        if len(hand.awards) and all(len(w) == 1 for _, _, w in hand.awards):
+            assert pk_stacks == [hand.stacks[s] for s in hand.seats], "engines disagree"
+        out.append(script)
+    return out
+
+
+def _apply(hand: Hand, a: tuple) -> None:
+    if a[0] == "f":
+        hand.fold()
+    elif a[0] == "c":
+        hand.check_or_call()
+    else:
+        hand.bet_or_raise_to(a[1])
+
+
+def run_ours(script) -> list[int]:
+    """Replay one script through engine.hand; everyone shows at showdown."""
+    cfg, order, actions, _holes, _board = script
+    hand = Hand(cfg)
+    acts = iter(actions)
+    pos = 0
+    while not hand.is_complete:
+        due = hand.next_deal()
+        if due is not None:
+            c = order[pos]
+            pos += 1
+            kind = due[0]
+            if kind == "hole":
+                hand.deal_hole(due[1], c)
+            elif kind == "burn":
+                hand.burn(c)
+            else:
+                hand.deal_board(c)
+        elif hand._actor is not None:
+            a = next(acts)
+            if a[0] == "c":
+                hand.check_or_call()
+            elif a[0] == "f":
+                hand.fold()
+            else:
+                hand.bet_or_raise_to(a[1])
+        else:
+            for s in hand.showdown_pending:
+                hand.show(s)
+    return [hand.stacks[s] for s in hand.seats]
+
+
+_PK = None
+
+
+def run_pokerkit(script) -> list[int]:
+    """Replay one script through pokerkit (burns, showdown and pushing automated)."""
+    global _PK
+    from pokerkit import Automation, Mode, NoLimitTexasHoldem
+    if _PK is None:
+        _PK = (Automation.ANTE_POSTING, Automation.BET_COLLECTION,
+               Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
+               Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+               Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    cfg, _order, actions, holes, board = script
+    n = len(holes)
+    stacks = tuple(cfg.stacks[s] for s in sorted(cfg.stacks))
+    state = NoLimitTexasHoldem.create_state(
+        _PK, False, cfg.ante, (cfg.small_blind, cfg.big_blind), cfg.big_blind, stacks, n,
+        mode=Mode.TOURNAMENT)
+    for h in holes:
+        state.deal_hole(h)
+    acts = iter(actions)
+    b = 0
+    while state.status:
+        if state.actor_index is not None:
+            a = next(acts)
+            if a[0] == "c":
+                state.check_or_call()
+            elif a[0] == "f":
+                state.fold()
+            else:
+                state.complete_bet_or_raise_to(a[1])
+        elif state.can_deal_board():
+            k = 3 if b == 0 else 1
+            state.deal_board(board[b:b + k])
+            b += k
+        else:
+            raise ValueError("pokerkit stuck")
+    return list(state.stacks)
+
+
+def _to_pk_cards(script):
+    """Pre-convert cards to pokerkit's own Card objects (parsing is not what we measure)."""
+    from pokerkit import Card as PkCard
+    cfg, order, actions, holes, board = script
+    conv = {c: next(iter(PkCard.parse(str(c)))) for c in ALL_CARDS}
+    return (cfg, order, actions, [[conv[c] for c in h] for h in holes],
+            [conv[c] for c in board])
+
+
+def bench_hands(count: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        scripts = make_scripts(count)
+        pk_scripts = [_to_pk_cards(s) for s in scripts]
+        t0 = time.perf_counter()
+        for s in scripts:
+            run_ours(s)
+        ours = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for s in pk_scripts:
+            run_pokerkit(s)
+        pk = time.perf_counter() - t0
+    actions = sum(len(s[2]) for s in scripts)
+    print(f"hands: {count} scripted hands, {actions} actions, 2-9 players")
+    print(f"  engine.hand : {count / ours:10.0f} hands/s")
+    print(f"  pokerkit    : {count / pk:10.0f} hands/s")
+    print(f"  ratio       : {pk / ours:10.1f}x pokerkit (goal >= 25x)")
+
+
+# ------------------------------------------------------------------ evaluation
+def bench_evals(count: int) -> None:
+    import phevaluator
+    rng = random.Random(3)
+    hands7 = [rng.sample(ALL_CARDS, 7) for _ in range(count)]
+    ids = [[c.id for c in h] for h in hands7]
+    rows: list[tuple[str, float]] = []
+
+    def timed(name: str, fn) -> None:
+        t0 = time.perf_counter()
+        fn()
+        rows.append((name, time.perf_counter() - t0))
+
+    timed("raw phevaluator.evaluate_cards(ids)",
+          lambda: [phevaluator.evaluate_cards(*x) for x in ids])
+    timed("engine.evaluation.evaluate_value(cards)", lambda: [evaluate_value(h) for h in hands7])
+    timed("engine.evaluation.evaluate(cards).value",
+          lambda: [evaluate(h).value for h in hands7])
+    try:
+        from treys import Card as TCard, Evaluator
+        ev = Evaluator()
+        tcs = [[TCard.new(str(c)) for c in h] for h in hands7]
+        timed("treys Evaluator.evaluate", lambda: [ev.evaluate(t[:2], t[2:]) for t in tcs])
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        from pokerkit import Card as PkCard, StandardHighHand
+        pcs = [[next(iter(PkCard.parse(str(c)))) for c in h] for h in hands7]
+        n_pk = max(1, count // 10)
+        t0 = time.perf_counter()
+        for p in pcs[:n_pk]:
+            StandardHighHand.from_game(p[:2], p[2:])
+        rows.append(("pokerkit StandardHighHand.from_game", (time.perf_counter() - t0)
+                     * count / n_pk))
+    except ImportError:  # pragma: no cover
+        pass
+    raw = rows[0][1]
+    print(f"evaluations: {count} random 7-card hands")
+    for name, sec in rows:
+        print(f"  {name:42s} {count / sec:12.0f} evals/s  {sec / raw:6.2f}x raw phevaluator")
+    cost = rows[1][1] / raw - 1
+    print(f"  evaluate_value costs {cost * 100:+.0f}% over raw phevaluator (goal <= +25%)")
+    cost = rows[2][1] / raw - 1
+    print(f"  evaluate costs {cost * 100:+.0f}% over raw phevaluator (it also finds the best "
+          f"five for the description)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--short", action="store_true", help="a quick run (few hands)")
+    ap.add_argument("--hands", type=int, default=None, help="scripted hands (default 2000)")
+    ap.add_argument("--evals", type=int, default=None, help="evaluations (default 200000)")
+    args = ap.parse_args(argv)
+    hands = args.hands or (200 if args.short else 2000)
+    evals = args.evals or (20000 if args.short else 200000)
+    bench_hands(hands)
+    bench_evals(evals)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

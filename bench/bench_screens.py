@@ -1,0 +1,108 @@
+"""Frame render time of the TV screens at 1920x1080 (p50/p99, milliseconds).
+
+Run: ``.venv/bin/python bench/bench_screens.py [--frames N]``
+
+Cases, each over N frames on SDL's dummy video driver (no window, so this is the CPU cost
+of drawing; the driver's flip is not included):
+
+* ``full``:       :func:`pi_app.screens.draw_screen` of the whole frame every time (the peer);
+* ``tick``:       :class:`ScreenRenderer` when only the clock moved (a second per frame);
+* ``unchanged``:  :class:`ScreenRenderer` when nothing visible changed (sub-second frames);
+* ``changed``:    :class:`ScreenRenderer` when the table changed every frame (a bet moved).
+
+Ratios are against ``full`` of the same screen, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import pygame  # noqa: E402
+
+from engine.views import ScreenState  # noqa: E402
+from pi_app.screens import ScreenRenderer, draw_screen  # noqa: E402
+from pi_app.screens.samples import CLOCK, table_side_pots  # noqa: E402
+from pi_app.screens.theme import text_surface  # noqa: E402
+
+
+def pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def timed(fn, states) -> list[float]:
+    """Per-call milliseconds; the text cache starts cold, as it is for each new second."""
+    text_surface.cache_clear()
+    out = []
+    for st in states:
+        t0 = time.perf_counter()
+        fn(st)
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def run(frames: int) -> list[tuple[str, str, float, float]]:
+    pygame.display.init()
+    pygame.font.init()
+    surf = pygame.Surface((1920, 1080))
+    table = table_side_pots()
+    screens = {
+        "clock": lambda i, t: ScreenState(clock=replace(CLOCK, remaining_seconds=900 - t,
+                                                        seconds_to_break=2700 - t),
+                                          layout="clock", now=t),
+        "table": lambda i, t: ScreenState(
+            table=replace(table, seats=tuple(replace(s, bet=s.bet + (i % 7) * 100 * (k == 1))
+                                             for k, s in enumerate(table.seats))),
+            clock=replace(CLOCK, remaining_seconds=900 - t), layout="table", now=t),
+        "split": lambda i, t: ScreenState(clock=replace(CLOCK, remaining_seconds=900 - t),
+                                          table=table, layout="split", now=t),
+    }
+    rows = []
+    for name, make in screens.items():
+        full = timed(lambda st: draw_screen(surf, st), [make(i, float(i)) for i in range(frames)])
+        rows.append((name, "full", statistics.median(full), pct(full, 99)))
+        # only the clock moves (one second a frame); the table part stays put
+        tick_states = [make(0, float(i)) for i in range(frames)]
+        r = ScreenRenderer()
+        r.render(surf, tick_states[0])  # the first frame is a full draw, not timed
+        tick = timed(lambda st, r=r: r.render(surf, st), tick_states[1:])
+        rows.append((name, "tick", statistics.median(tick), pct(tick, 99)))
+        same = [replace(tick_states[0], now=0.01 * i) for i in range(frames)]
+        r = ScreenRenderer()
+        r.render(surf, same[0])
+        unchanged = timed(lambda st, r=r: r.render(surf, st), same[1:])
+        rows.append((name, "unchanged", statistics.median(unchanged), pct(unchanged, 99)))
+        if name == "table":
+            r = ScreenRenderer()
+            changed = timed(lambda st, r=r: r.render(surf, st),
+                            [make(i, 0.0) for i in range(frames)])
+            rows.append((name, "changed", statistics.median(changed), pct(changed, 99)))
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--frames", type=int, default=300)
+    args = p.parse_args(argv)
+    rows = run(args.frames)
+    peer = {name: p50 for name, case, p50, _ in rows if case == "full"}
+    print(f"TV frame render time at 1920x1080, {args.frames} frames per case")
+    print(f"{'screen':8} {'case':10} {'p50 ms':>9} {'p99 ms':>9} {'p50 vs full':>12}")
+    for name, case, p50, p99 in rows:
+        print(f"{name:8} {case:10} {p50:9.3f} {p99:9.3f} {p50 / peer[name]:11.3f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

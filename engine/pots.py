@@ -1,0 +1,110 @@
+"""Side pots, eligibility and the odd chip: pure functions over plain lists of ints.
+
+Players are given by index in clockwise order starting with the first seat left of the
+button (index 0), which is also the order TDA 20-A uses for odd chips.
+
+* :func:`build_pots` layers the chips each player put in (all streets, antes included;
+  folded players' chips stay in) at every level where a live player is all-in.  Dead
+  money (big-blind ante, bonus) goes to the main pot.  A layer that no live player is
+  eligible for (only folded players reached it) merges down into the layer below, so no
+  chip is ever burned.
+* :func:`split_pot` divides a pot between tied winners; the odd chips go one each to
+  the winners in clockwise order from the button (TDA 20-A).
+* :func:`uncalled` finds the uncalled part of the largest bet of a street.
+
+>>> build_pots([10, 50, 50], [True, True, True])
+[(30, [0, 1, 2]), (80, [1, 2])]
+>>> split_pot(101, [0, 2, 3])
+[(0, 34), (2, 34), (3, 33)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+
+@dataclass(frozen=True)
+class Pot:
+    """A pot: ``amount`` in chips and the seats ``eligible`` to win it (in TDA 20-A order)."""
+
+    amount: int
+    eligible: tuple[int, ...]
+
+
+def build_pots(contributions: Sequence[int], live: Sequence[bool],
+               dead: int = 0) -> list[tuple[int, list[int]]]:
+    """Layer the contributions into pots.
+
+    Args:
+        contributions: chips each player put in (ints >= 0), by index.
+        live: True for players still contesting (not folded, not mucked).
+        dead: dead money (big-blind antes, bonus), added to the main pot.
+
+    Returns:
+        ``[(amount, [eligible indices]), ...]``, main pot first; consecutive layers with
+        the same eligible players are merged.  The amounts add up to
+        ``sum(contributions) + dead`` exactly (chips above the highest live contribution
+        merge down into the top pot).  Empty when there is nothing to layer.
+    """
+    levels = sorted({c for c, lv in zip(contributions, live) if lv and c > 0})
+    pots: list[tuple[int, list[int]]] = []
+    prev = 0
+    n = len(contributions)
+    for level in levels:
+        amount = 0
+        for c in contributions:
+            if c > prev:
+                amount += (level if c > level else c) - prev
+        eligible = [i for i in range(n) if live[i] and contributions[i] >= level]
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + amount, eligible)
+        else:
+            pots.append((amount, eligible))
+        prev = level
+    excess = 0
+    for c in contributions:
+        if c > prev:
+            excess += c - prev
+    if not pots:
+        total = excess + dead
+        if total:
+            pots.append((total, [i for i in range(n) if live[i]]))
+        return pots
+    if excess:  # no live player reached these chips: merge down (nothing is burned)
+        pots[-1] = (pots[-1][0] + excess, pots[-1][1])
+    if dead:
+        pots[0] = (pots[0][0] + dead, pots[0][1])
+    return pots
+
+
+def split_pot(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+    """Split ``amount`` between ``winners`` (indices in clockwise order from the button).
+
+    Each gets ``amount // len(winners)``; the ``amount % len(winners)`` odd chips go one
+    each to the first winners left of the button (TDA 20-A, chips broken down to one
+    unit).  Returns ``[(index, chips), ...]`` in the order given.
+    """
+    k = len(winners)
+    q, r = divmod(amount, k)
+    return [(w, q + 1 if j < r else q) for j, w in enumerate(winners)]
+
+
+def uncalled(bets: Sequence[int]) -> tuple[int, int] | None:
+    """``(index, chips)`` of the uncalled part of the largest bet of a street, or None.
+
+    The largest bet is called only up to the second-largest bet made by anyone (folded
+    players included); the rest goes back to the bettor.
+    """
+    top = -1
+    first = second = 0
+    for i, b in enumerate(bets):
+        if b > first:
+            second = first
+            first = b
+            top = i
+        elif b > second:
+            second = b
+    if top >= 0 and first > second:
+        return top, first - second
+    return None

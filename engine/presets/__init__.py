@@ -1,0 +1,1 @@
+"""Shipped tournament structures (TOML), loaded with :func:`engine.structure.load_structure`."""

@@ -1,0 +1,431 @@
+"""The seat displays: one 128x64 SSD1306/SH1106 OLED per seat, over luma.oled.
+
+Wiring: every display has the same I2C address (0x3C), so each sits on its own channel of a
+TCA9548A multiplexer on I2C1.  The kernel's ``i2c-mux`` overlay
+(``dtoverlay=i2c-mux,pca9548,addr=0x70``) turns the channels into ``/dev/i2c-N`` buses; the
+seat -> bus mapping is configuration (``[displays.buses]``), or the seat -> channel mapping
+(``[displays.channels]``) resolved through sysfs by :func:`resolve_mux_buses`.
+
+Backends (``[displays] backend``): ``"luma"`` (the real displays; ``driver`` ``"ssd1306"`` or
+``"sh1106"``) and ``"mock"`` (:class:`luma.core.device.dummy`, the default off the Pi, which
+keeps the last image for tests and screenshots).
+
+Failures: an ``OSError`` (errno 121 EREMOTEIO when the display does not answer, 5 EIO) or a
+luma error (luma turns those errnos into ``DeviceNotFoundError`` during commands) marks the
+seat display offline: a :class:`engine.events.DeviceStatus` (``device="display:3"``) goes on
+the queue, :attr:`SeatDisplay.online` turns False, and the display is re-created (re-init) with
+exponential backoff; on success it shows the latest view and reports online.  Nothing here
+raises into the loop for a device failure.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from PIL import Image
+
+from engine.errors import InvalidInputError
+from engine.events import DeviceStatus
+from engine.views import SeatDisplayView
+from hardware.seat_render import HEIGHT, WIDTH, render_seat_view
+
+log = logging.getLogger(__name__)
+
+BACKENDS = ("mock", "luma")
+DRIVERS = ("ssd1306", "sh1106")
+DEFAULT_ADDRESS = 0x3C
+DEFAULT_RETRY_INITIAL = 1.0
+DEFAULT_RETRY_MAX = 30.0
+#: errnos that mean "the display is gone" on I2C (for the log line; any OSError counts).
+I2C_GONE_ERRNOS = (errno.EREMOTEIO, errno.EIO)
+
+
+class DisplayConfigError(InvalidInputError):
+    """A bad ``[displays]`` configuration (unknown backend or driver, bad mapping)."""
+
+
+class _SimWire:
+    """The simulated cable of a mock display: while ``fault`` is set every transfer fails."""
+
+    def __init__(self) -> None:
+        self.fault: OSError | None = None
+
+
+def _make_dummy(wire: _SimWire) -> Any:
+    from luma.core.device import dummy
+
+    class SimDummy(dummy):
+        """luma's dummy device whose transfers fail while the simulated cable is pulled."""
+
+        def display(self, image: Image.Image) -> None:
+            if wire.fault is not None:
+                raise wire.fault
+            super().display(image)
+
+    if wire.fault is not None:  # init commands fail the same way
+        raise wire.fault
+    return SimDummy(width=WIDTH, height=HEIGHT, mode="1")
+
+
+def _device_errors() -> tuple[type[BaseException], ...]:
+    try:
+        import luma.core.error as luma_error
+
+        return (OSError, luma_error.Error)
+    except ImportError:  # pragma: no cover - luma is a dependency
+        return (OSError,)
+
+
+class SeatDisplay:
+    """One seat's display.
+
+    Args:
+        seat: 1-based seat number.
+        queue: where :class:`DeviceStatus` events go (``put(event)``), or None.
+        backend: ``"mock"`` or ``"luma"``.
+        bus: the ``/dev/i2c-N`` number of this seat's mux channel (``"luma"`` only).
+        address: I2C address of the display (0x3C, or 0x3D with the address jumper).
+        driver: ``"ssd1306"`` or ``"sh1106"``.
+        rotate: luma rotation 0-3 (2 = upside down, for displays facing the player).
+        clock: monotonic seconds (injectable).
+        retry_initial, retry_max: backoff in seconds for re-creating a failed display.
+        device_factory: optional ``() -> luma device``, overriding the backend (tests use it
+            to run luma's real ssd1306 driver over a fake smbus).
+
+    Raises:
+        DisplayConfigError: unknown backend or driver, or ``"luma"`` without a bus.
+    """
+
+    def __init__(self, seat: int, queue: Any = None, *, backend: str = "mock",
+                 bus: int | None = None, address: int = DEFAULT_ADDRESS,
+                 driver: str = "ssd1306", rotate: int = 0,
+                 clock: Callable[[], float] = time.monotonic,
+                 retry_initial: float = DEFAULT_RETRY_INITIAL,
+                 retry_max: float = DEFAULT_RETRY_MAX,
+                 device_factory: Callable[[], Any] | None = None) -> None:
+        if backend not in BACKENDS:
+            raise DisplayConfigError(
+                f"display backend {backend!r} is not one of {', '.join(BACKENDS)}")
+        if driver not in DRIVERS:
+            raise DisplayConfigError(f"display driver {driver!r} is not one of {', '.join(DRIVERS)}")
+        if backend == "luma" and bus is None and device_factory is None:
+            raise DisplayConfigError(f"seat {seat} display: backend 'luma' needs its i2c bus number")
+        self.seat = seat
+        self.name = f"display:{seat}"
+        self.backend = backend
+        self.bus = bus
+        self.address = address
+        self.driver = driver
+        self.rotate = rotate
+        self._queue = queue
+        self._clock = clock
+        self.retry_initial = retry_initial
+        self.retry_max = retry_max
+        self._factory = device_factory
+        self._wire = _SimWire()
+        self._errors = _device_errors()
+        self.device: Any = None
+        self.online = True
+        self.reason = ""
+        self.failures = 0
+        self.retry_at = 0.0
+        self._backoff = retry_initial
+        self._view: SeatDisplayView | None = None
+        self._image: Image.Image | None = None   # latest rendered image
+        self._shown: bytes | None = None         # bytes of the image the device has now
+        self.frames_sent = 0
+        self._connect(self._clock(), announce=False)
+
+    # --- device lifecycle ------------------------------------------------------------
+    def _new_device(self) -> Any:
+        if self._factory is not None:
+            return self._factory()
+        if self.backend == "mock":
+            return _make_dummy(self._wire)
+        from luma.core.interface.serial import i2c
+        from luma.oled import device as oled
+
+        serial = i2c(port=self.bus, address=self.address)
+        cls = oled.ssd1306 if self.driver == "ssd1306" else oled.sh1106
+        return cls(serial, width=WIDTH, height=HEIGHT, rotate=self.rotate)
+
+    def _connect(self, now: float, *, announce: bool = True) -> bool:
+        self._release()
+        try:
+            self.device = self._new_device()
+            self._shown = None
+            if self._image is not None:
+                self._push(self._image)
+        except self._errors as exc:
+            self._fail(now, exc)
+            return False
+        if not self.online and announce:
+            self._set_online(now)
+        self.online = True
+        return True
+
+    def _release(self) -> None:
+        dev, self.device = self.device, None
+        if dev is None or self.backend == "mock":
+            return
+        try:  # close the smbus handle; the panel itself may be gone
+            dev.serial_interface.cleanup()
+        except Exception as exc:  # noqa: BLE001
+            log.debug("%s: closing the bus failed: %s", self.name, exc)
+
+    def _fail(self, now: float, exc: BaseException) -> None:
+        self.failures += 1
+        code = getattr(exc, "errno", None)
+        reason = f"{type(exc).__name__}" + (f" errno {code}" if code is not None else "") + \
+            f": {exc}"
+        if self.online:
+            log.warning("%s offline: %s", self.name, reason)
+            self._put(DeviceStatus(t=now, device=self.name, online=False, detail=reason))
+        self.online = False
+        self.reason = reason
+        self.retry_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.retry_max)
+        self._release()
+
+    def _set_online(self, now: float) -> None:
+        log.info("%s online again after %d failure(s)", self.name, self.failures)
+        self._backoff = self.retry_initial
+        self.reason = ""
+        self._put(DeviceStatus(t=now, device=self.name, online=True, detail="display answers"))
+
+    def _put(self, event: DeviceStatus) -> None:
+        if self._queue is None:
+            return
+        try:
+            self._queue.put(event)
+        except Exception:
+            log.exception("could not enqueue %r", event)
+
+    def _push(self, image: Image.Image) -> None:
+        data = image.tobytes()
+        if data == self._shown:
+            return
+        self.device.display(image)
+        self._shown = data
+        self.frames_sent += 1
+
+    # --- public ----------------------------------------------------------------------
+    def show(self, view: SeatDisplayView, now: float | None = None) -> bool:
+        """Render ``view`` and send it if the picture changed; returns True when a frame
+        went to the device.  While offline, the view is kept and a retry happens once the
+        backoff has elapsed.  Never raises for a device failure."""
+        now = self._clock() if now is None else now
+        if view != self._view or self._image is None:
+            self._view = view
+            self._image = render_seat_view(view)
+        return self._flush(now)
+
+    def poll(self, now: float | None = None) -> bool:
+        """Retry an offline display when its backoff has elapsed; True if it came back."""
+        now = self._clock() if now is None else now
+        if self.online:
+            return False
+        return self._flush(now) and self.online
+
+    def _flush(self, now: float) -> bool:
+        if not self.online:
+            if now < self.retry_at:
+                return False
+            before = self.frames_sent
+            return self._connect(now) and self.frames_sent > before
+        if self.device is None or self._image is None:
+            return False
+        before = self.frames_sent
+        try:
+            self._push(self._image)
+        except self._errors as exc:
+            self._fail(now, exc)
+            return False
+        return self.frames_sent > before
+
+    @property
+    def image(self) -> Image.Image | None:
+        """The latest rendered image (what the display shows when online)."""
+        return self._image
+
+    def device_image(self) -> Image.Image | None:
+        """What the mock device holds now (luma dummy's ``image``); None for real devices."""
+        return getattr(self.device, "image", None)
+
+    def unplug(self, err: int = errno.EREMOTEIO) -> None:
+        """Simulation: pull the mock display's cable; transfers fail with ``OSError(err)``."""
+        self._wire.fault = OSError(err, os.strerror(err))
+
+    def replug(self) -> None:
+        """Simulation: plug the mock display back in (it comes online at the next retry)."""
+        self._wire.fault = None
+
+    def close(self) -> None:
+        """Release the bus handle.  Idempotent."""
+        self._release()
+
+
+def resolve_mux_buses(parent_bus: int = 1, mux_address: int = 0x70,
+                      sysfs: str = "/sys/bus/i2c/devices") -> dict[int, int]:
+    """``{channel: bus_number}`` of a PCA9548/TCA9548A bound by the kernel, read from the
+    ``channel-N`` links the i2c-mux core creates in ``<sysfs>/<parent>-00<addr>/``.
+
+    Raises:
+        DisplayConfigError: the multiplexer is not there (overlay missing, wiring, address).
+    """
+    mux_dir = os.path.join(sysfs, f"{parent_bus}-{mux_address:04x}")
+    if not os.path.isdir(mux_dir):
+        raise DisplayConfigError(
+            f"no I2C multiplexer at {mux_dir}: add 'dtoverlay=i2c-mux,pca9548,addr="
+            f"0x{mux_address:02x}' to /boot/firmware/config.txt and check the wiring")
+    out: dict[int, int] = {}
+    for entry in os.listdir(mux_dir):
+        if not entry.startswith("channel-"):
+            continue
+        target = os.path.basename(os.path.realpath(os.path.join(mux_dir, entry)))
+        if target.startswith("i2c-") and target[4:].isdigit():
+            out[int(entry[len("channel-"):])] = int(target[4:])
+    return out
+
+
+class SeatDisplayBank:
+    """All seat displays, built from the ``[displays]`` config table.
+
+    Config keys: ``backend`` (``"mock"``/``"luma"``, default mock off the Pi), ``driver``,
+    ``address`` (default 0x3C) and ``addresses`` (seat -> address, for two displays on one
+    channel at 0x3C and 0x3D), ``rotate``, ``seats`` (list of seat numbers, default 1..6), ``buses``
+    (seat -> /dev/i2c-N number) or ``channels`` (seat -> mux channel, resolved with
+    ``mux_parent_bus`` and ``mux_address`` through sysfs).  A seat whose bus cannot be
+    resolved starts offline rather than stopping the service.
+
+    ``threaded`` (config ``threaded``, default False): frames go out on a writer thread, so
+    the loop never waits for the bus (a full 128x64 frame is 1 KB: about 92 ms at 100 kHz,
+    23 ms at 400 kHz).  :meth:`show` then only hands over the views (latest view per seat
+    wins) and returns 0; the writer also retries offline displays twice a second.
+    """
+
+    def __init__(self, cfg: Mapping[str, Any] | None, queue: Any = None, *,
+                 clock: Callable[[], float] = time.monotonic,
+                 sysfs: str = "/sys/bus/i2c/devices", threaded: bool | None = None) -> None:
+        cfg = dict(cfg or {})
+        self.threaded = bool(cfg.get("threaded", False)) if threaded is None else threaded
+        self._cond = threading.Condition()
+        self._pending: dict[int, SeatDisplayView] = {}
+        self._busy = False
+        self._stop = False
+        self._writer: threading.Thread | None = None
+        backend = cfg.get("backend") or _default_backend()
+        seats = [int(s) for s in cfg.get("seats", range(1, 7))]
+        buses = {int(k): int(v) for k, v in dict(cfg.get("buses", {})).items()}
+        channels = {int(k): int(v) for k, v in dict(cfg.get("channels", {})).items()}
+        addresses = {int(k): v for k, v in dict(cfg.get("addresses", {})).items()}
+        if backend == "luma" and not buses:
+            if not channels:
+                channels = {seat: seat - 1 for seat in seats}
+            try:
+                by_channel = resolve_mux_buses(int(cfg.get("mux_parent_bus", 1)),
+                                               int(str(cfg.get("mux_address", 0x70)), 0),
+                                               sysfs)
+            except DisplayConfigError as exc:
+                log.warning("%s", exc)
+                by_channel = {}
+            buses = {s: by_channel[c] for s, c in channels.items() if c in by_channel}
+        self.displays: dict[int, SeatDisplay] = {}
+        for seat in seats:
+            kwargs: dict[str, Any] = {
+                "backend": backend, "driver": cfg.get("driver", "ssd1306"),
+                "address": int(str(addresses.get(seat, cfg.get("address", DEFAULT_ADDRESS))), 0),
+                "rotate": int(cfg.get("rotate", 0)), "clock": clock}
+            if backend == "luma" and seat not in buses:
+                kwargs["device_factory"] = _missing_bus(seat)
+            self.displays[seat] = SeatDisplay(seat, queue, bus=buses.get(seat), **kwargs)
+        if self.threaded:
+            self._writer = threading.Thread(target=self._write_loop, name="seat-displays",
+                                            daemon=True)
+            self._writer.start()
+
+    def show(self, views: Mapping[int, SeatDisplayView], now: float | None = None) -> int:
+        """Show each seat's view; returns the number of frames sent (0 when threaded: the
+        writer sends them)."""
+        views = {s: v for s, v in views.items() if s in self.displays}
+        if self.threaded:
+            with self._cond:
+                self._pending.update(views)
+                self._cond.notify()
+            return 0
+        return sum(self.displays[s].show(v, now) for s, v in views.items())
+
+    def poll(self, now: float | None = None) -> None:
+        """Retry the offline displays whose backoff elapsed (the writer does it when
+        threaded)."""
+        if self.threaded:
+            return
+        for d in self.displays.values():
+            d.poll(now)
+
+    def _write_loop(self) -> None:
+        while True:
+            with self._cond:
+                if not self._pending and not self._stop:
+                    self._cond.wait(0.5)
+                if self._stop:
+                    return
+                batch, self._pending = self._pending, {}
+                self._busy = True
+            try:
+                for seat, view in batch.items():
+                    self.displays[seat].show(view)
+                for d in self.displays.values():
+                    d.poll()
+            except Exception:  # a rendering bug must not kill the writer
+                log.exception("seat display writer")
+            finally:
+                with self._cond:
+                    self._busy = False
+                    self._cond.notify_all()
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until the writer has sent everything handed over; True when done."""
+        if not self.threaded:
+            return True
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._pending or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
+
+    def offline(self) -> list[str]:
+        """``["display:3", ...]`` for the displays offline now."""
+        return [d.name for d in self.displays.values() if not d.online]
+
+    def close(self) -> None:
+        """Stop the writer (if any) and release the buses.  Idempotent."""
+        if self._writer is not None:
+            with self._cond:
+                self._stop = True
+                self._cond.notify_all()
+            self._writer.join(timeout=2.0)
+            self._writer = None
+        for d in self.displays.values():
+            d.close()
+
+
+def _missing_bus(seat: int) -> Callable[[], Any]:
+    def factory() -> Any:
+        raise OSError(errno.ENODEV, f"no i2c bus for seat {seat} (mux channel not found)")
+    return factory
+
+
+def _default_backend() -> str:
+    from hardware.pins import is_raspberry_pi
+
+    return "luma" if is_raspberry_pi() else "mock"

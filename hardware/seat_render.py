@@ -1,0 +1,223 @@
+"""Draw one seat's :class:`engine.views.SeatDisplayView` as a 128x64 one-bit PIL image.
+
+Pure drawing (no device, no I/O): the same image goes to the OLED through luma and into the
+golden-image tests.  The font is PIL's built-in bitmap font
+(:func:`PIL.ImageFont.load_default_imagefont`, 6x11 px cells, 21 characters a line), and twice
+that size, scaled by pixel doubling, for the stack and the result.  Being a bitmap font, the
+output is identical on every machine.
+
+Layout (pixel rows)::
+
+     0-9   "3 ANN"                               [D][SB|BB]   seat, name, markers
+    10-31  STACK (double size)                   [A♠][K♦]     own hole cards
+    32-41  "BET 400  CALL 200"
+    42-52  YOUR ACTION (inverted)  /  RAISE TO 800 (inverted)  /  status / WON 1,200
+    53-63  "FOLD CALL 200 RAISE 400+"  /  "CALL=OK  FOLD=CANCEL"  /  note
+
+The view is private to the seat, so its own hole cards are drawn; nothing else is.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from engine.views import SeatDisplayView
+
+WIDTH, HEIGHT = 128, 64
+CHAR_W = 6  # the bitmap font's advance
+
+_SUITS = {
+    "s": ("...#...", "..###..", ".#####.", "#######", "#######", "...#...", "..###.."),
+    "h": (".##.##.", "#######", "#######", "#######", ".#####.", "..###..", "...#..."),
+    "d": ("...#...", "..###..", ".#####.", "#######", ".#####.", "..###..", "...#..."),
+    "c": ("..###..", "..###..", "##.#.##", "#######", "##.#.##", "...#...", "..###.."),
+}
+
+
+@lru_cache(maxsize=1)
+def font() -> ImageFont.ImageFont:
+    """PIL's built-in bitmap font (deterministic on every machine)."""
+    return ImageFont.load_default_imagefont()
+
+
+def chips(amount: int) -> str:
+    """``12500`` -> ``"12,500"``."""
+    return f"{amount:,}"
+
+
+def abbreviate(amount: int) -> str:
+    """Short chip count for tight rows: ``2_000_000`` -> ``"2M"``, ``12_500`` -> ``"12.5K"``,
+    below 10,000 unchanged (``"9,999"``)."""
+    for size, suffix in ((1_000_000, "M"), (1_000, "K")):
+        if amount >= size and amount >= 10_000:
+            value = f"{amount / size:.1f}".rstrip("0").rstrip(".")
+            return value + suffix
+    return chips(amount)
+
+
+def text_width(text: str) -> int:
+    """Width in pixels of ``text`` in the small font."""
+    return int(font().getlength(text))
+
+
+@lru_cache(maxsize=512)
+def _big_text(text: str) -> Image.Image:
+    """``text`` in the small font, pixel-doubled (12x22 px cells), as a one-bit mask."""
+    w = max(1, text_width(text))
+    small = Image.new("1", (w, 11), 0)
+    ImageDraw.Draw(small).text((0, 0), text, fill=1, font=font())
+    return small.resize((w * 2, 22), Image.Resampling.NEAREST)
+
+
+def _paste_big(img: Image.Image, xy: tuple[int, int], text: str, fill: int = 1) -> int:
+    mask = _big_text(text)
+    img.paste(fill, (xy[0], xy[1], xy[0] + mask.width, xy[1] + mask.height), mask)
+    return mask.width
+
+
+def _suit(draw: ImageDraw.ImageDraw, x: int, y: int, suit: str, fill: int) -> None:
+    for dy, row in enumerate(_SUITS[suit]):
+        for dx, ch in enumerate(row):
+            if ch == "#":
+                draw.point((x + dx, y + dy), fill=fill)
+
+
+def _card(draw: ImageDraw.ImageDraw, x: int, y: int, rank: str, suit: str) -> None:
+    """A 15x22 card: outlined box, rank on top, suit glyph below (hearts and diamonds
+    drawn hollow-boxed, i.e. inverted, so the two colours stay apart on a mono screen)."""
+    red = suit in "hd"
+    draw.rounded_rectangle((x, y, x + 14, y + 21), radius=2, outline=1, fill=1 if red else 0)
+    ink = 0 if red else 1
+    draw.text((x + 5 if rank != "T" else x + 2, y + 1), "10" if rank == "T" else rank,
+              fill=ink, font=font())
+    _suit(draw, x + 4, y + 12, suit, ink)
+
+
+def _marker(draw: ImageDraw.ImageDraw, right: int, label: str) -> int:
+    """An inverted box with ``label`` ending at x=``right``; returns its left edge."""
+    w = text_width(label) + 3
+    left = right - w
+    draw.rectangle((left, 0, right, 9), fill=1)
+    draw.text((left + 2, -1), label, fill=0, font=font())
+    return left - 2
+
+
+def _fit(*candidates: str, width: int = WIDTH) -> str:
+    """The first candidate that fits ``width`` pixels (the last one, cut, otherwise)."""
+    for text in candidates:
+        if text_width(text) <= width:
+            return text
+    last = candidates[-1]
+    return last[: width // CHAR_W]
+
+
+def action_line(view: SeatDisplayView) -> str:
+    """The legal actions in key order (FOLD, CHECK/CALL, BET/RAISE), as short as needed."""
+    legal = view.legal
+    if legal is None:
+        return ""
+    fold = "FOLD" if legal.can_fold else ""
+    if legal.can_check:
+        call_l = call_s = "CHECK"
+    elif legal.can_call:
+        call_l, call_s = f"CALL {chips(legal.call_amount)}", f"C{chips(legal.call_amount)}"
+    else:
+        call_l = call_s = ""
+    if legal.min_raise_to is not None:
+        verb = "RAISE" if (legal.call_amount > 0 or view.bet > 0) else "BET"
+        if legal.min_raise_to == legal.max_raise_to:
+            raise_l, raise_s = f"{verb} ALL-IN", f"{verb[0]}ALLIN"
+        else:
+            raise_l = f"{verb} {chips(legal.min_raise_to)}+"
+            raise_s = f"{verb[0]}{chips(legal.min_raise_to)}+"
+    else:
+        raise_l = raise_s = ""
+    long = " ".join(p for p in (fold, call_l, raise_l) if p)
+    mid = " ".join(p for p in (fold, call_l, raise_s) if p)
+    short = " ".join(p for p in (fold[:1], call_s, raise_s) if p)
+    return _fit(long, mid, short)
+
+
+def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.Image:
+    """The 128x64 mode-"1" image of ``view`` (see the module docstring for the layout).
+
+    ``online_note``: an extra line that overrides the bottom row (e.g. ``"TV offline"``).
+    """
+    img = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(img)
+    f = font()
+
+    # Row 0: seat, name, markers.
+    right = WIDTH - 1
+    if view.is_big_blind:
+        right = _marker(draw, right, "BB")
+    elif view.is_small_blind:
+        right = _marker(draw, right, "SB")
+    if view.is_button:
+        right = _marker(draw, right, "D")
+    head = f"{view.seat} {view.name.upper()}".strip()
+    draw.text((0, -1), head[: max(0, (right - 1) // CHAR_W)], fill=1, font=f)
+
+    if view.status in ("empty", "out"):
+        label = "OPEN SEAT" if view.status == "empty" else "SITTING OUT"
+        draw.text(((WIDTH - text_width(label)) // 2, 26), label, fill=1, font=f)
+        return img
+
+    # Rows 10-31: stack (big) and hole cards.
+    cards_w = 17 * len(view.hole_cards)
+    stack = chips(view.stack)
+    if (len(stack) * 2 * CHAR_W) <= WIDTH - cards_w - 2:
+        _paste_big(img, (0, 10), stack)
+    else:
+        draw.text((0, 15), stack, fill=1, font=f)
+    x = WIDTH - cards_w + 2
+    for card in view.hole_cards:
+        _card(draw, x, 10, card.rank, card.suit)
+        x += 17
+
+    # Row 32: bet and amount to call.
+    long, short, tiny = [], [], []
+    if view.bet:
+        long.append(f"BET {chips(view.bet)}")
+        short.append(f"B{chips(view.bet)}")
+        tiny.append(f"B{abbreviate(view.bet)}")
+    if view.to_call:
+        long.append(f"CALL {chips(view.to_call)}")
+        short.append(f"C{chips(view.to_call)}")
+        tiny.append(f"C{abbreviate(view.to_call)}")
+    draw.text((0, 31), _fit("  ".join(long), " ".join(long), " ".join(short), " ".join(tiny)),
+              fill=1, font=f)
+
+    # Rows 42-63: action, status or result.
+    note = online_note or view.message
+    if view.result is not None:
+        word = "WON" if view.result > 0 else ("LOST" if view.result < 0 else "EVEN")
+        text = f"{word} {chips(abs(view.result))}" if view.result else word
+        if len(text) * 2 * CHAR_W <= WIDTH:
+            _paste_big(img, ((WIDTH - len(text) * 2 * CHAR_W) // 2, 42), text)
+        else:
+            draw.text((0, 46), text, fill=1, font=f)
+        return img
+    if view.is_turn and view.legal is not None:
+        if view.pending_raise_to is not None:
+            all_in = (view.legal.max_raise_to is not None
+                      and view.pending_raise_to >= view.legal.max_raise_to)
+            verb = "RAISE TO" if (view.legal.call_amount > 0 or view.bet > 0) else "BET"
+            title = f"ALL-IN {chips(view.pending_raise_to)}" if all_in else \
+                f"{verb} {chips(view.pending_raise_to)}"
+            bottom = note or _fit("CALL=OK FOLD=CANCEL", "CALL=OK FOLD=NO")
+        else:
+            title = "YOUR ACTION"
+            bottom = action_line(view)
+        draw.rectangle((0, 42, WIDTH - 1, 52), fill=1)
+        draw.text(((WIDTH - text_width(title)) // 2, 41), _fit(title), fill=0, font=f)
+        draw.text((0, 53), _fit(bottom), fill=1, font=f)
+        return img
+    status = {"folded": "FOLDED", "all_in": "ALL IN"}.get(view.status, "")
+    if status:
+        draw.text(((WIDTH - text_width(status)) // 2, 42), status, fill=1, font=f)
+    if note:
+        draw.text((0, 53), _fit(note.upper()), fill=1, font=f)
+    return img

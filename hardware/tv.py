@@ -1,0 +1,420 @@
+"""The TV: a renderer adapter over pygame-ce (the surface, the video driver, pacing, PNGs).
+
+The screens themselves are drawn by a callback from :mod:`pi_app.screens`,
+``draw(surface, screen_state)``, given a :class:`engine.views.ScreenState` (public data only).
+This module owns everything around it:
+
+* **Video driver** (:func:`choose_video_driver`): an explicit ``SDL_VIDEODRIVER`` wins (the
+  tests set ``dummy``); a desktop session (``DISPLAY``/``WAYLAND_DISPLAY``) gets a window;
+  on the Pi console, ``kmsdrm`` on the DRM card whose HDMI connector reports ``connected``
+  in ``/sys/class/drm/card*-HDMI-*/status`` (a Pi 5 has several DRM cards, and SDL would
+  otherwise take the first, which may have no display); with none of these, the ``dummy``
+  driver (headless: frames still render and :meth:`TV.save_png` still works).
+* **Sizes**: 1920x1080 or 1280x720 (:data:`SIZES`).
+* **Pacing**: :meth:`TV.tick` calls :meth:`pygame.time.Clock.tick` with the configured frame
+  rate (0 = unpaced, for headless simulation).
+* **Redraw on change only**: :meth:`TV.render` calls ``draw`` only when the state (or the
+  ``key`` of it) differs from the last one drawn, or after the surface was re-created.
+* **PNG**: :meth:`TV.save_png` writes the current frame.
+* **Failures**: a ``pygame.error`` while opening or flipping, or the HDMI connector going
+  ``disconnected``, reports ``DeviceStatus(device="tv", online=False)``; drawing carries on
+  into an off-screen surface (so screenshots still work) and the display is reopened with
+  backoff.  Nothing here raises into the loop for a device failure.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import re
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Self
+
+from engine.errors import InvalidInputError
+from engine.events import DeviceStatus
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
+log = logging.getLogger(__name__)
+
+SIZES = ((1920, 1080), (1280, 720))
+DRIVERS = ("auto", "kmsdrm", "window", "dummy")
+DEFAULT_FPS = 30
+DEFAULT_RETRY_INITIAL = 2.0
+DEFAULT_RETRY_MAX = 30.0
+HDMI_CHECK_INTERVAL = 2.0
+
+Draw = Callable[[Any, Any], None]
+
+
+class TVConfigError(InvalidInputError):
+    """A bad ``[tv]`` configuration (size, driver, frame rate)."""
+
+
+@dataclass(frozen=True)
+class DriverChoice:
+    """The video driver decision.
+
+    ``driver``: ``"kmsdrm"``, ``"window"`` (SDL picks x11/wayland), ``"dummy"`` or another
+    SDL driver name given explicitly; ``env``: variables to set before ``pygame.display.init``;
+    ``fullscreen``: open full screen; ``card``: the DRM card (``"card1"``) and ``connector``
+    (``"HDMI-A-1"``) for kmsdrm; ``reason``: in plain words, for the log.
+    """
+
+    driver: str
+    env: Mapping[str, str] = field(default_factory=dict)
+    fullscreen: bool = False
+    card: str | None = None
+    connector: str | None = None
+    reason: str = ""
+
+
+_CONNECTOR = re.compile(r"^(card(\d+))-(HDMI-[A-Z]-\d+)$")
+
+
+def find_hdmi_connected(drm_root: str = "/sys/class/drm") -> tuple[str, int, str] | None:
+    """The first DRM card with a connected HDMI connector, as ``("card1", 1, "HDMI-A-1")``,
+    scanning ``<drm_root>/card*-HDMI-*/status`` in card then connector order; None if none."""
+    found = []
+    for status_path in glob.glob(os.path.join(drm_root, "card*-HDMI-*", "status")):
+        m = _CONNECTOR.match(os.path.basename(os.path.dirname(status_path)))
+        if not m:
+            continue
+        try:
+            with open(status_path, encoding="ascii") as fh:
+                status = fh.read().strip()
+        except OSError:
+            continue
+        if status == "connected":
+            found.append((int(m.group(2)), m.group(3), m.group(1)))
+    if not found:
+        return None
+    index, connector, card = min(found)
+    return card, index, connector
+
+
+def choose_video_driver(requested: str = "auto", environ: Mapping[str, str] | None = None,
+                        drm_root: str = "/sys/class/drm") -> DriverChoice:
+    """Decide the SDL video driver (see the module docstring for the order).
+
+    Raises:
+        TVConfigError: ``requested`` is not a known driver name.
+    """
+    env = os.environ if environ is None else environ
+    req = (requested or "auto").strip().lower()
+    if req not in DRIVERS:
+        raise TVConfigError(f"tv driver {requested!r} is not one of {', '.join(DRIVERS)}")
+    if req == "dummy":
+        return DriverChoice("dummy", {"SDL_VIDEODRIVER": "dummy"}, reason="configured: dummy")
+    if req == "auto" and env.get("SDL_VIDEODRIVER"):
+        name = env["SDL_VIDEODRIVER"]
+        return DriverChoice(name, {}, fullscreen=name == "kmsdrm",
+                            reason=f"SDL_VIDEODRIVER={name} is set")
+    desktop = env.get("WAYLAND_DISPLAY") or env.get("DISPLAY")
+    if req == "window" or (req == "auto" and desktop):
+        return DriverChoice("window", {}, reason=f"desktop session ({desktop or 'configured'})")
+    hdmi = find_hdmi_connected(drm_root)
+    if hdmi is not None:
+        card, index, connector = hdmi
+        return DriverChoice(
+            "kmsdrm",
+            {"SDL_VIDEODRIVER": "kmsdrm", "SDL_KMSDRM_DEVICE_INDEX": str(index)},
+            fullscreen=True, card=card, connector=connector,
+            reason=f"console; {card} {connector} is connected")
+    if req == "kmsdrm":
+        return DriverChoice("kmsdrm", {"SDL_VIDEODRIVER": "kmsdrm"}, fullscreen=True,
+                            reason="configured: kmsdrm (no connected HDMI found)")
+    return DriverChoice("dummy", {"SDL_VIDEODRIVER": "dummy"},
+                        reason="no desktop and no connected HDMI: headless")
+
+
+class TV:
+    """The TV renderer.
+
+    Args:
+        draw: ``draw(surface, screen_state)``, paints a whole frame (from pi_app.screens).
+        queue: where :class:`DeviceStatus` events go (``put(event)``), or None.
+        size: ``(1920, 1080)`` or ``(1280, 720)``.
+        fps: frame rate for :meth:`tick` (0 = unpaced).
+        driver: ``"auto"``, ``"kmsdrm"``, ``"window"`` or ``"dummy"``.
+        environ: environment to decide from (default ``os.environ``).
+        drm_root: sysfs DRM directory (tests pass a fake one).
+        key: ``key(screen_state)`` -> the value compared to decide a redraw (default: the
+            state itself; screens with an animation put the animation phase in the state).
+        clock: monotonic seconds (injectable), for the retry backoff.
+        title: the window title.
+
+    Raises:
+        TVConfigError: a size, fps or driver outside the supported ones.
+    """
+
+    def __init__(self, draw: Draw, queue: Any = None, *, size: tuple[int, int] = (1920, 1080),
+                 fps: int = DEFAULT_FPS, driver: str = "auto",
+                 environ: Mapping[str, str] | None = None, drm_root: str = "/sys/class/drm",
+                 key: Callable[[Any], Any] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 retry_initial: float = DEFAULT_RETRY_INITIAL,
+                 retry_max: float = DEFAULT_RETRY_MAX, title: str = "Poker table") -> None:
+        size = (int(size[0]), int(size[1]))
+        if size not in SIZES:
+            raise TVConfigError(f"tv size {size[0]}x{size[1]} is not one of "
+                                + ", ".join(f"{w}x{h}" for w, h in SIZES))
+        if not isinstance(fps, int) or fps < 0:
+            raise TVConfigError(f"tv fps must be an integer >= 0, got {fps!r}")
+        self.draw = draw
+        self.size = size
+        self.fps = fps
+        self.choice = choose_video_driver(driver, environ, drm_root)
+        self.drm_root = drm_root
+        self.title = title
+        self._queue = queue
+        self._key = key or (lambda state: state)
+        self._clock = clock
+        self.retry_initial = retry_initial
+        self.retry_max = retry_max
+        self._backoff = retry_initial
+        self.retry_at = 0.0
+        self.online = False
+        self.reason = ""
+        self.surface: Any = None
+        self._display = False          # surface is the display surface
+        self._last_key: Any = _NOTHING
+        self._last_state: Any = None
+        self._hdmi_next = 0.0
+        self._pg_clock: Any = None
+        self.frames_drawn = 0
+        self.quit_requested = False
+        self._closed = False
+
+    # --- lifecycle -----------------------------------------------------------------------
+    def open(self, now: float | None = None) -> bool:
+        """Initialise pygame's display and open the screen; True when the real display is
+        up.  On failure reports offline and draws off-screen until a retry succeeds."""
+        import pygame
+
+        now = self._clock() if now is None else now
+        log.info("tv: %s", self.choice.reason)
+        for name, value in self.choice.env.items():
+            os.environ[name] = value
+        try:
+            pygame.display.init()
+            if self.choice.fullscreen:
+                try:
+                    surface = pygame.display.set_mode(self.size, pygame.FULLSCREEN | pygame.SCALED)
+                except pygame.error:
+                    surface = pygame.display.set_mode(self.size, pygame.FULLSCREEN)
+                pygame.mouse.set_visible(False)
+            elif self.choice.driver == "window":
+                # SCALED: the frame keeps its logical size whatever the window's size, so a
+                # 1920x1080 table fits a laptop screen when the window is made smaller.
+                try:
+                    surface = pygame.display.set_mode(self.size, pygame.SCALED | pygame.RESIZABLE)
+                except pygame.error:
+                    surface = pygame.display.set_mode(self.size)
+            else:
+                surface = pygame.display.set_mode(self.size)
+            pygame.display.set_caption(self.title)
+        except pygame.error as exc:
+            self._offline(now, f"cannot open the {self.choice.driver} display: {exc}")
+            return False
+        self.surface = surface
+        self._display = True
+        self._pg_clock = pygame.time.Clock()
+        self._last_key = _NOTHING
+        was_offline = not self.online and self.reason != ""
+        self.online = True
+        self.reason = ""
+        self._backoff = self.retry_initial
+        if was_offline:
+            self._put(DeviceStatus(t=now, device="tv", online=True,
+                                   detail=f"{self.choice.driver} display open"))
+        return True
+
+    def _offline(self, now: float, reason: str) -> None:
+        import pygame
+
+        if self.online or self.reason == "":
+            log.warning("tv offline: %s", reason)
+            self._put(DeviceStatus(t=now, device="tv", online=False, detail=reason))
+        self.online = False
+        self.reason = reason
+        self.retry_at = now + self._backoff
+        self._backoff = min(self._backoff * 2, self.retry_max)
+        self._display = False
+        if self.surface is None or self.surface.get_size() != self.size or \
+                self._surface_is_display():
+            self.surface = pygame.Surface(self.size)
+            self._last_key = _NOTHING
+        if self._pg_clock is None:
+            self._pg_clock = pygame.time.Clock()
+
+    def _surface_is_display(self) -> bool:
+        import pygame
+
+        try:
+            return pygame.display.get_init() and self.surface is pygame.display.get_surface()
+        except pygame.error:
+            return False
+
+    def _put(self, event: DeviceStatus) -> None:
+        if self._queue is None:
+            return
+        try:
+            self._queue.put(event)
+        except Exception:
+            log.exception("could not enqueue %r", event)
+
+    def close(self) -> None:
+        """Close the display (pygame's display subsystem only: the mixer stays).  Idempotent."""
+        import pygame
+
+        if self._closed:
+            return
+        self._closed = True
+        self._display = False
+        self.surface = None
+        try:
+            pygame.display.quit()
+        except pygame.error:  # pragma: no cover
+            pass
+
+    def __enter__(self) -> Self:
+        if self.surface is None:
+            self.open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- frames --------------------------------------------------------------------------
+    def invalidate(self) -> None:
+        """Force the next :meth:`render` to redraw."""
+        self._last_key = _NOTHING
+
+    def render(self, state: Any, now: float | None = None) -> bool:
+        """Draw ``state`` if it changed since the last frame drawn; True when drawn.
+
+        While offline, retries the display after the backoff; the frame is drawn into the
+        off-screen surface meanwhile.  Exceptions from ``draw`` itself propagate (a bug in a
+        screen, not a device failure)."""
+        import pygame
+
+        now = self._clock() if now is None else now
+        if self.surface is None or not self.online and now >= self.retry_at:
+            self.open(now)
+        self._check_hdmi(now)
+        key = self._key(state)
+        if key == self._last_key:
+            return False
+        self.draw(self.surface, state)
+        self._last_key = key
+        self._last_state = state
+        self.frames_drawn += 1
+        if self._display:
+            try:
+                pygame.display.flip()
+            except pygame.error as exc:
+                self._offline(now, f"flip failed: {exc}")
+                self.draw(self.surface, state)  # keep the off-screen copy current
+        return True
+
+    def pump(self) -> list[Any]:
+        """Handle window events (close button, expose); returns them for the caller.
+        Sets :attr:`quit_requested` when the window is closed."""
+        import pygame
+
+        if not self._display:
+            return []
+        try:
+            events = pygame.event.get()
+        except pygame.error:
+            return []
+        for ev in events:
+            if ev.type == pygame.QUIT:
+                self.quit_requested = True
+            elif ev.type in (pygame.VIDEOEXPOSE, getattr(pygame, "WINDOWEXPOSED", -1)):
+                self.invalidate()
+        return events
+
+    def tick(self) -> int:
+        """Pace the frame with :meth:`pygame.time.Clock.tick` (``fps``; 0 = no wait);
+        returns the milliseconds since the previous tick."""
+        import pygame
+
+        if self._pg_clock is None:
+            self._pg_clock = pygame.time.Clock()
+        return int(self._pg_clock.tick(self.fps) if self.fps else self._pg_clock.tick())
+
+    def frame(self, state: Any, now: float | None = None) -> bool:
+        """One loop iteration: :meth:`pump`, :meth:`render`, :meth:`tick`."""
+        self.pump()
+        drawn = self.render(state, now)
+        self.tick()
+        return drawn
+
+    def save_png(self, path: str | os.PathLike[str]) -> str:
+        """Write the current frame as a PNG at ``path`` (directories created); returns it.
+
+        Raises:
+            TVConfigError: no frame drawn yet.
+        """
+        import pygame
+
+        if self.surface is None:
+            raise TVConfigError("no TV frame yet: render a state before saving a PNG")
+        path = os.fspath(path)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        pygame.image.save(self.surface, path)
+        return path
+
+    # --- HDMI hot-plug -------------------------------------------------------------------
+    def _check_hdmi(self, now: float) -> None:
+        if self.choice.driver != "kmsdrm" or self.choice.card is None or now < self._hdmi_next:
+            return
+        self._hdmi_next = now + HDMI_CHECK_INTERVAL
+        status_path = os.path.join(self.drm_root, f"{self.choice.card}-{self.choice.connector}",
+                                   "status")
+        try:
+            with open(status_path, encoding="ascii") as fh:
+                connected = fh.read().strip() == "connected"
+        except OSError:
+            connected = False
+        if not connected and self.online:
+            self.online = False
+            self.reason = f"{self.choice.connector} disconnected"
+            log.warning("tv offline: %s", self.reason)
+            self._put(DeviceStatus(t=now, device="tv", online=False, detail=self.reason))
+        elif connected and not self.online and self._display:
+            self.online = True
+            self.reason = ""
+            self.invalidate()
+            self._put(DeviceStatus(t=now, device="tv", online=True,
+                                   detail=f"{self.choice.connector} connected"))
+
+
+class _Nothing:
+    def __eq__(self, other: object) -> bool:
+        return False
+
+    def __repr__(self) -> str:
+        return "<nothing drawn>"
+
+
+_NOTHING: Any = _Nothing()
+
+
+def tv_from_config(cfg: Mapping[str, Any] | None, draw: Draw, queue: Any = None, **kw: Any) -> TV:
+    """A :class:`TV` from the ``[tv]`` config table: ``size`` (``"1920x1080"`` or
+    ``[1920, 1080]``), ``fps``, ``driver``."""
+    cfg = dict(cfg or {})
+    size = cfg.get("size", "1920x1080")
+    if isinstance(size, str):
+        try:
+            w, h = (int(x) for x in size.lower().split("x"))
+        except ValueError:
+            raise TVConfigError(f"tv size {size!r}: expected e.g. '1920x1080'") from None
+        size = (w, h)
+    return TV(draw, queue, size=tuple(size), fps=int(cfg.get("fps", DEFAULT_FPS)),
+              driver=str(cfg.get("driver", "auto")), **kw)

@@ -1,0 +1,289 @@
+"""The clock screen: level, blinds and ante, the time remaining (largest, readable from
+5 metres), next level, time to the next break, players, average stack, chips in play,
+prize pool and the notices.
+
+Two layouts share the drawing code: ``full`` (the whole TV, design 1920x1080) and
+``column`` (the left column of the split layout, design 620x1080).  The per-second parts
+(time remaining and time to the next break) are drawn by :func:`draw_ticking` into fixed
+rectangles, so :class:`pi_app.screens.render.ScreenRenderer` can redraw only those when
+nothing else changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pygame
+
+from engine.views import ClockView
+from pi_app.screens.theme import (
+    ACCENT,
+    BG,
+    BLUE,
+    GREEN,
+    MUTED,
+    ORANGE,
+    PANEL,
+    RED,
+    TEXT,
+    TIME,
+    Canvas,
+    fmt_chips,
+    fmt_clock,
+)
+
+PAUSED = "PAUSED"
+
+
+@dataclass(frozen=True)
+class ClockLayout:
+    """Design rectangles (x, y, w, h) of one clock layout; sizes are font sizes."""
+
+    header_y: float
+    level_size: float
+    time: tuple[float, float, float, float]
+    time_size: float
+    blinds_label_y: float
+    blinds_y: float
+    blinds_size: float
+    ante_y: float
+    ante_size: float
+    notices: tuple[float, float, float, float]
+    notice_size: float
+    stats: tuple[tuple[float, float, float, float], ...]
+    stat_label: float
+    stat_value: float
+
+
+FULL = ClockLayout(
+    header_y=22, level_size=64,
+    time=(60, 100, 1800, 400), time_size=380,
+    blinds_label_y=500, blinds_y=532, blinds_size=150, ante_y=700, ante_size=64,
+    notices=(40, 788, 1840, 76), notice_size=40,
+    stats=tuple((20 + i * 315, 890, 300, 170) for i in range(6)),
+    stat_label=28, stat_value=56,
+)
+
+COLUMN = ClockLayout(
+    header_y=16, level_size=48,
+    time=(10, 80, 600, 190), time_size=180,
+    blinds_label_y=280, blinds_y=310, blinds_size=84, ante_y=410, ante_size=44,
+    notices=(20, 470, 580, 160), notice_size=30,
+    stats=tuple((20 + (i % 2) * 295, 648 + (i // 2) * 142, 285, 132) for i in range(6)),
+    stat_label=22, stat_value=40,
+)
+
+STAT_NAMES = ("NEXT LEVEL", "NEXT BREAK", "PLAYERS", "AVERAGE STACK", "CHIPS IN PLAY",
+              "PRIZE POOL")
+BREAK_STAT = 1  # index of the ticking "next break" stat
+
+
+def is_paused(clock: ClockView) -> bool:
+    """A timed level whose clock is stopped, or a ``PAUSED`` notice."""
+    if any(n.strip().upper() == PAUSED for n in clock.notices):
+        return True
+    return clock.remaining_seconds is not None and not clock.running
+
+
+def notices_of(clock: ClockView) -> tuple[str, ...]:
+    """The notices to show, ``PAUSED`` first when the clock is paused."""
+    rest = tuple(n for n in clock.notices if n.strip() and n.strip().upper() != PAUSED)
+    return ((PAUSED,) if is_paused(clock) else ()) + rest
+
+
+def notice_colour(text: str) -> tuple[int, int, int]:
+    t = text.lower()
+    if t == "paused":
+        return ORANGE
+    if "colo" in t and "up" in t:
+        return BLUE
+    if "next hand" in t:
+        return ACCENT
+    if "late reg" in t and ("closed" in t or "closes" in t or "closing" in t):
+        return RED
+    if "late reg" in t:
+        return GREEN
+    return MUTED
+
+
+def time_text(clock: ClockView) -> str:
+    """What the big time field shows: ``MM:SS``, or ``N HANDS`` on a hand-based level."""
+    if clock.remaining_seconds is None and clock.hands_remaining is not None:
+        n = clock.hands_remaining
+        return f"{n} HAND" if n == 1 else f"{n} HANDS"
+    return fmt_clock(clock.remaining_seconds)
+
+
+def break_text(clock: ClockView) -> str:
+    """Time to the next break (``MM:SS``), ``ON BREAK`` during a break, ``-`` when none."""
+    if clock.is_break:
+        return "ON BREAK"
+    if clock.seconds_to_break is None:
+        return "-"
+    return fmt_clock(clock.seconds_to_break)
+
+
+def blinds_text(sb: int | None, bb: int | None) -> str:
+    return f"{fmt_chips(sb)} / {fmt_chips(bb)}"
+
+
+def ante_text(ante: int, bb_ante: int) -> str:
+    if bb_ante:
+        return f"BIG BLIND ANTE {fmt_chips(bb_ante)}"
+    if ante:
+        return f"ANTE {fmt_chips(ante)}"
+    return ""
+
+
+def next_level_text(clock: ClockView) -> tuple[str, str]:
+    """(main line, sub line) of the NEXT LEVEL box."""
+    if clock.next_is_break:
+        return "BREAK", ""
+    if clock.next_small_blind is None or clock.next_big_blind is None:
+        return "-", ""
+    sub = ""
+    if clock.next_big_blind_ante:
+        sub = f"bb ante {fmt_chips(clock.next_big_blind_ante)}"
+    elif clock.next_ante:
+        sub = f"ante {fmt_chips(clock.next_ante)}"
+    return blinds_text(clock.next_small_blind, clock.next_big_blind), sub
+
+
+def stat_values(clock: ClockView) -> tuple[tuple[str, str], ...]:
+    nl = next_level_text(clock)
+    return (
+        nl,
+        (break_text(clock), ""),
+        (f"{clock.players_left} / {clock.entrants}", ""),
+        (fmt_chips(clock.average_stack), ""),
+        (fmt_chips(clock.chips_in_play), ""),
+        (fmt_chips(clock.prize_pool), ""),
+    )
+
+
+def time_colour(clock: ClockView) -> tuple[int, int, int]:
+    if is_paused(clock):
+        return ORANGE
+    if clock.is_break:
+        return GREEN
+    if clock.remaining_seconds is not None and clock.remaining_seconds <= 60:
+        return RED
+    return TIME
+
+
+def _stat_value_rect(cv: Canvas, L: ClockLayout, i: int) -> pygame.Rect:
+    x, y, w, h = L.stats[i]
+    return cv.rect(x + 8, y + L.stat_label + 22, w - 16, L.stat_value * 1.25)
+
+
+def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Rect]:
+    """Draw the parts that change every second (time, time to break); returns the real
+    rects touched.  Each is first cleared to its background, so drawing is idempotent."""
+    tr = cv.rect(*L.time)
+    pygame.draw.rect(cv.surface, BG, tr)
+    text = time_text(clock)
+    # DejaVu Sans digits are tabular (equal widths), so the time does not jiggle
+    cv.text_px(text, "bold", cv.px(L.time_size), time_colour(clock), tr.center, "center",
+               max_width=tr.w)
+    br = _stat_value_rect(cv, L, BREAK_STAT)
+    pygame.draw.rect(cv.surface, PANEL, br)
+    cv.text_px(break_text(clock), "bold", cv.px(L.stat_value), TEXT, br.center, "center",
+               max_width=br.w)
+    return [tr, br]
+
+
+def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL) -> None:
+    """Draw the whole clock screen into ``cv`` (background included)."""
+    L = layout
+    pygame.draw.rect(cv.surface, BG, cv.area)
+    # header: tournament name left, level right
+    if L is FULL:
+        if clock.tournament_name:
+            cv.text(clock.tournament_name, "bold", 46, MUTED, (40, L.header_y + 10),
+                    max_width=1000)
+        level = "BREAK" if clock.is_break else f"LEVEL {clock.level_number}"
+        cv.text(level, "bold", L.level_size, GREEN if clock.is_break else ACCENT,
+                (cv.dw - 40, L.header_y), "topright")
+    else:
+        level = "BREAK" if clock.is_break else f"LEVEL {clock.level_number}"
+        cv.text(level, "bold", L.level_size, GREEN if clock.is_break else ACCENT,
+                (cv.dw / 2, L.header_y), "midtop", max_width=cv.dw - 40)
+    # blinds
+    if clock.is_break:
+        cv.text("ON A BREAK", "bold", 30 if L is FULL else 24, MUTED,
+                (cv.dw / 2, L.blinds_label_y), "midtop")
+        cv.text("TAKE A BREAK", "bold", L.blinds_size * 0.8, GREEN,
+                (cv.dw / 2, L.blinds_y + 8), "midtop", max_width=cv.dw - 60)
+        nxt = next_level_text(clock)
+        if nxt[0] not in ("-", "BREAK"):
+            cv.text(f"NEXT BLINDS {nxt[0]}" + (f"   {nxt[1].upper()}" if nxt[1] else ""),
+                    "bold", L.ante_size, TEXT, (cv.dw / 2, L.ante_y), "midtop",
+                    max_width=cv.dw - 40)
+    else:
+        cv.text("BLINDS", "bold", 30 if L is FULL else 24, MUTED,
+                (cv.dw / 2, L.blinds_label_y), "midtop")
+        main = blinds_text(clock.small_blind, clock.big_blind)
+        if not clock.small_blind and not clock.big_blind and clock.min_bet:
+            main = f"MIN BET {fmt_chips(clock.min_bet)}"  # a no-blind game
+        cv.text(main, "bold", L.blinds_size,
+                ACCENT, (cv.dw / 2, L.blinds_y), "midtop", max_width=cv.dw - 40)
+        ante = ante_text(clock.ante, clock.big_blind_ante)
+        if ante:
+            cv.text(ante, "bold", L.ante_size, TEXT, (cv.dw / 2, L.ante_y), "midtop",
+                    max_width=cv.dw - 40)
+    _draw_notices(cv, L, notices_of(clock))
+    # stats
+    values = stat_values(clock)
+    for i, (x, y, w, h) in enumerate(L.stats):
+        r = cv.rect(x, y, w, h)
+        cv.panel(r)
+        cv.text(STAT_NAMES[i], "bold", L.stat_label, MUTED, (x + w / 2, y + 14), "midtop",
+                max_width=w - 16)
+        main, sub = values[i]
+        if i == BREAK_STAT:
+            continue  # drawn by draw_ticking
+        vr = _stat_value_rect(cv, L, i)
+        cv.text_px(main, "bold", cv.px(L.stat_value), ACCENT if i == 0 else TEXT, vr.center,
+                   "center", max_width=vr.w)
+        if sub:
+            cv.text(sub, "bold", L.stat_label, MUTED, (x + w / 2, y + h - 10), "midbottom",
+                    max_width=w - 16)
+    draw_ticking(cv, L, clock)
+
+
+def _draw_notices(cv: Canvas, L: ClockLayout, notices: tuple[str, ...]) -> None:
+    if not notices:
+        return
+    x, y, w, h = L.notices
+    size = L.notice_size
+    pad = size * 0.6
+    pills = []
+    for n in notices:
+        surf_w = _text_w(cv, n.upper(), size)
+        pills.append((n.upper(), surf_w / cv.s + 2 * pad))
+    if L is FULL:  # one centred row, shrinking if needed
+        gap = 24
+        total = sum(p[1] for p in pills) + gap * (len(pills) - 1)
+        k = min(1.0, w / total)
+        cx = x + (w - total * k) / 2
+        for text, pw in pills:
+            _pill(cv, (cx, y, pw * k, h), text, size * k)
+            cx += (pw + gap) * k
+    else:  # stacked rows
+        row_h = min(h / max(1, len(pills)), size * 1.9)
+        for i, (text, pw) in enumerate(pills):
+            pw = min(pw, w)
+            _pill(cv, (x + (w - pw) / 2, y + i * row_h, pw, row_h - 8), text, size)
+
+
+def _text_w(cv: Canvas, text: str, size: float) -> int:
+    from pi_app.screens.theme import text_surface
+    return text_surface("bold", cv.px(size), text, TEXT).get_width()
+
+
+def _pill(cv: Canvas, box: tuple[float, float, float, float], text: str, size: float) -> None:
+    colour = notice_colour(text)
+    r = cv.rect(*box)
+    pygame.draw.rect(cv.surface, colour, r, border_radius=r.h // 2)
+    fg = (12, 12, 16) if colour != MUTED else BG
+    cv.text_px(text, "bold", cv.px(size), fg, r.center, "center", max_width=r.w - cv.px(16))

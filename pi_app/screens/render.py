@@ -1,0 +1,195 @@
+"""Frame composition for the TV and the redraw-only-what-changed renderer.
+
+:func:`draw_screen` draws one whole frame of a :class:`engine.views.ScreenState` into any
+pygame surface (1920x1080, 1280x720 or other sizes: everything scales from the surface
+size).  ``state.layout`` picks ``"clock"``, ``"table"`` or ``"split"``; the bonus wheel, the
+ruling banner and the device status strip are drawn over any layout.
+
+:class:`ScreenRenderer` keeps the last state drawn and redraws as little as possible:
+nothing when nothing visible changed (``now`` alone moving, or the clock moving inside the
+same second), only the time fields when only the clock ticked, the whole frame otherwise.
+Wiring into ``hardware.tv``::
+
+    TV(draw=ScreenRenderer(), key=screen_key, ...)   # a renderer is a draw callable
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import pygame
+
+from engine.cards import Card
+from engine.views import ClockView, ScreenState
+from pi_app.screens import clock as clock_mod
+from pi_app.screens.overlays import (
+    STRIP_H,
+    draw_ruling,
+    draw_status_strip,
+    has_strip,
+    offline_display_seats,
+)
+from pi_app.screens.table import draw_table
+from pi_app.screens.theme import ACCENT, BG, MUTED, Canvas
+from pi_app.screens.wheel import draw_wheel, wheel_angle
+
+LAYOUTS = ("clock", "table", "split")
+SPLIT_CLOCK_W = 620
+
+
+@dataclass
+class Frame:
+    """What one full draw produced: the faces drawn (public cards only) and, when a clock
+    was drawn, its canvas and layout (for partial redraws of the time fields)."""
+
+    faces: list[Card] = field(default_factory=list)
+    clock_canvas: Canvas | None = None
+    clock_layout: clock_mod.ClockLayout | None = None
+
+
+def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
+    """Draw the whole frame for ``state`` and return what was drawn (see :class:`Frame`).
+
+    Raises:
+        ValueError: ``state.layout`` not one of :data:`LAYOUTS`.
+    """
+    if state.layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {state.layout!r}: expected one of {LAYOUTS}")
+    surface.fill(BG)
+    root = Canvas(surface)
+    frame = Frame(faces=root.faces)
+    top = STRIP_H if has_strip(state) else 0
+    layout = state.layout
+    if layout == "split" and (state.clock is None or state.table is None):
+        layout = "clock" if state.clock is not None else "table"
+    if layout == "clock" and state.clock is None:
+        layout = "table"
+    if layout == "table" and state.table is None:
+        layout = "clock" if state.clock is not None else "idle"
+    offline = offline_display_seats(state)
+    if layout == "clock" and state.clock is not None:
+        cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
+        clock_mod.draw_clock(cv, state.clock, clock_mod.FULL)
+        frame.clock_canvas, frame.clock_layout = cv, clock_mod.FULL
+    elif layout == "table" and state.table is not None:
+        cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
+        draw_table(cv, state.table, offline)
+    elif layout == "split" and state.clock is not None and state.table is not None:
+        h = root.dh - top
+        ccv = Canvas(surface, root.rect(0, top, SPLIT_CLOCK_W, h), (SPLIT_CLOCK_W, 1080),
+                     faces=root.faces)
+        clock_mod.draw_clock(ccv, state.clock, clock_mod.COLUMN)
+        frame.clock_canvas, frame.clock_layout = ccv, clock_mod.COLUMN
+        tw = root.dw - SPLIT_CLOCK_W
+        tcv = Canvas(surface, root.rect(SPLIT_CLOCK_W, top, tw, h), (tw, 1080), faces=root.faces)
+        draw_table(tcv, state.table, offline)
+        pygame.draw.line(surface, (40, 52, 72), root.point(SPLIT_CLOCK_W, top),
+                         root.point(SPLIT_CLOCK_W, root.dh), max(1, root.px(3)))
+    else:
+        root.text("POKER TABLE", "bold", 96, ACCENT, (root.dw / 2, root.dh / 2 - 40), "center")
+        root.text("waiting for the tournament", "bold", 40, MUTED,
+                  (root.dw / 2, root.dh / 2 + 50), "center")
+    if state.wheel is not None:
+        draw_wheel(Canvas(surface, root.rect(0, top, root.dw, root.dh - top),
+                          faces=root.faces), state.wheel, state.now)
+    if state.ruling is not None:
+        draw_ruling(root, state.ruling)
+    draw_status_strip(root, state)
+    return frame
+
+
+def draw_screen(surface: pygame.Surface, state: ScreenState) -> None:
+    """Draw one whole TV frame of ``state`` into ``surface`` (sized from the surface).
+
+    Raises:
+        ValueError: unknown ``state.layout``.
+    """
+    render_frame(surface, state)
+
+
+def _static_clock(c: ClockView | None) -> ClockView | None:
+    if c is None:
+        return None
+    return replace(c, remaining_seconds=None, seconds_to_break=None)
+
+
+def _ticking_key(c: ClockView | None) -> tuple:
+    if c is None:
+        return ()
+    return (clock_mod.time_text(c), clock_mod.break_text(c), clock_mod.time_colour(c))
+
+
+def screen_key(state: ScreenState) -> tuple:
+    """What decides whether a frame of ``state`` looks different: the state without ``now``
+    and with the clock reduced to the texts it shows, plus the wheel's phase while it
+    spins.  For ``hardware.tv.TV(key=screen_key)``, so sub-second ticks cost nothing."""
+    static = replace(state, now=0.0, clock=_static_clock(state.clock), extra={})
+    phase = None
+    if state.wheel is not None:
+        angle, landed = wheel_angle(state.wheel, state.now)
+        phase = None if landed else round(angle, 1)
+    return (static, tuple(sorted(state.extra.items())), _ticking_key(state.clock), phase)
+
+
+class ScreenRenderer:
+    """Draws states into one surface, redrawing only what changed.
+
+    ``render(surface, state)`` returns the list of real rectangles it changed: ``[]`` when
+    the frame on screen is already right, the two time fields when only the clock ticked,
+    the whole surface otherwise.  ``stats`` counts ``full``, ``partial`` and ``skipped``
+    frames; ``last_faces`` lists the cards drawn face up in the frame on screen.
+    """
+
+    def __init__(self) -> None:
+        self._last: ScreenState | None = None
+        self._last_static: ScreenState | None = None
+        self._last_tick: tuple = ()
+        self._size: tuple[int, int] | None = None
+        self._surface_id: int | None = None
+        self._frame: Frame | None = None
+        self._wheel_moving = False
+        self.stats = {"full": 0, "partial": 0, "skipped": 0}
+
+    @property
+    def last_faces(self) -> list[Card]:
+        return list(self._frame.faces) if self._frame else []
+
+    def invalidate(self) -> None:
+        """Force a full redraw next time (window exposed, surface replaced)."""
+        self._last = None
+
+    def __call__(self, surface: pygame.Surface, state: ScreenState) -> None:
+        """``draw(surface, state)`` for :class:`hardware.tv.TV`."""
+        self.render(surface, state)
+
+    def render(self, surface: pygame.Surface, state: ScreenState) -> list[pygame.Rect]:
+        static = replace(state, now=0.0, clock=_static_clock(state.clock))
+        tick = _ticking_key(state.clock)
+        same_surface = (self._size == surface.get_size() and self._surface_id == id(surface))
+        if self._last is not None and same_surface and not self._wheel_moving \
+                and static == self._last_static:
+            if tick == self._last_tick:
+                self.stats["skipped"] += 1
+                self._last = state
+                return []
+            fr = self._frame
+            if fr is not None and fr.clock_canvas is None:
+                # the clock is not on screen (table layout): nothing visible changed
+                self.stats["skipped"] += 1
+                self._last, self._last_tick = state, tick
+                return []
+            if state.ruling is None and state.wheel is None and state.clock is not None \
+                    and fr is not None \
+                    and fr.clock_canvas is not None and fr.clock_layout is not None:
+                fr.clock_canvas.surface = surface
+                rects = clock_mod.draw_ticking(fr.clock_canvas, fr.clock_layout, state.clock)
+                self.stats["partial"] += 1
+                self._last, self._last_tick = state, tick
+                return rects
+        self._frame = render_frame(surface, state)
+        self.stats["full"] += 1
+        self._last, self._last_static, self._last_tick = state, static, tick
+        self._size, self._surface_id = surface.get_size(), id(surface)
+        self._wheel_moving = state.wheel is not None and not wheel_angle(state.wheel,
+                                                                         state.now)[1]
+        return [surface.get_rect()]

@@ -1,0 +1,194 @@
+"""Sample screen states built from explicit data (no engine code): the golden-image
+catalogue and the demo pictures.
+
+``python -m pi_app.screens.golden --out DIR`` renders every case; the golden tests compare
+them to ``tests/data/screens/*.png``.  Each state is written out literally (cards via
+:meth:`engine.cards.Card.parse`), so changes in the engine never move the pictures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.cards import parse_cards
+from engine.views import (
+    ClockView,
+    LegalActionsView,
+    PotView,
+    RulingView,
+    ScreenState,
+    SeatPublic,
+    ShowdownLine,
+    TablePublicView,
+    WheelView,
+)
+
+FULL_HD = (1920, 1080)
+HD = (1280, 720)
+
+NAMES = {1: "Ann", 2: "Bob", 3: "Carmen", 4: "Dmitri", 5: "Eve", 6: "Farouk", 7: "Grace",
+         8: "Isabella Montgomery"}
+
+CLOCK = ClockView(
+    level_number=7, small_blind=200, big_blind=400, big_blind_ante=400,
+    remaining_seconds=872.4, running=True,
+    next_small_blind=300, next_big_blind=600, next_big_blind_ante=600,
+    seconds_to_break=2672.4, players_left=6, entrants=8, average_stack=26_666,
+    chips_in_play=160_000, prize_pool=400, notices=("Late registration open",),
+    tournament_name="Thursday Gunpowder League",
+)
+
+
+def _seat(n: int, stack: int, **kw) -> SeatPublic:
+    return SeatPublic(seat=n, name=NAMES[n], stack=stack, has_cards=kw.pop("has_cards", True),
+                      **kw)
+
+
+def table_preflop() -> TablePublicView:
+    seats = (
+        _seat(1, 18_400), _seat(2, 31_200), _seat(3, 22_000, is_button=True),
+        _seat(4, 14_800, bet=200, is_small_blind=True),
+        _seat(5, 26_600, bet=400, is_big_blind=True),
+        _seat(6, 40_100), _seat(7, 9_500, status="folded", has_cards=False),
+        _seat(8, 17_400),
+    )
+    return TablePublicView(
+        hand_number=42, street="preflop", seats=seats, board=(),
+        pots=(PotView("Main pot", 400, eligible=(1, 2, 3, 4, 5, 6, 8)),),
+        actor=8, to_call=400,
+        legal=LegalActionsView(can_fold=True, can_call=True, call_amount=400, min_raise_to=800,
+                               max_raise_to=17_400),
+        small_blind=200, big_blind=400, ante=400,
+    )
+
+
+def table_side_pots() -> TablePublicView:
+    seats = (
+        _seat(1, 0, status="all_in", bet=0), _seat(2, 12_000, bet=1_600),
+        _seat(3, 0, status="all_in", is_button=True),
+        _seat(4, 8_200, status="folded", has_cards=False, is_small_blind=True),
+        _seat(5, 20_400, bet=800, is_big_blind=True),
+        SeatPublic(seat=6, status="empty"),
+        _seat(7, 15_000, status="folded", has_cards=False), _seat(8, 9_000, status="folded",
+                                                                   has_cards=False),
+    )
+    return TablePublicView(
+        hand_number=57, street="turn", seats=seats, board=parse_cards("Kh 4d 9c Ks"),
+        pots=(PotView("Main pot", 6_400, eligible=(1, 2, 3, 5)),
+              PotView("Side pot 1", 3_600, eligible=(2, 3, 5)),
+              PotView("Side pot 2", 1_200, eligible=(2, 5))),
+        actor=5, to_call=800,
+        legal=LegalActionsView(can_fold=True, can_call=True, call_amount=800,
+                               min_raise_to=2_400, max_raise_to=21_200),
+        small_blind=200, big_blind=400, ante=400,
+    )
+
+
+def table_showdown() -> TablePublicView:
+    seats = (
+        _seat(1, 0, status="all_in", shown_cards=parse_cards("KdQc")),
+        _seat(2, 10_400, shown_cards=parse_cards("4h4s")),
+        _seat(3, 13_800, status="all_in", is_button=True, shown_cards=parse_cards("AcAd")),
+        _seat(4, 8_200, status="folded", has_cards=False, is_small_blind=True),
+        _seat(5, 19_600, is_big_blind=True, has_cards=False),
+        SeatPublic(seat=6, status="empty"),
+        _seat(7, 15_000, status="folded", has_cards=False),
+        _seat(8, 9_000, status="folded", has_cards=False),
+    )
+    return TablePublicView(
+        hand_number=57, street="complete", seats=seats, board=parse_cards("Kh 4d 9c Ks 2h"),
+        pots=(PotView("Main pot", 6_400, (1, 2, 3, 5), winners=(2,), awarded=((2, 6_400),)),
+              PotView("Side pot 1", 3_600, (2, 3, 5), winners=(2,), awarded=((2, 3_600),)),
+              PotView("Side pot 2", 1_200, (2, 5), winners=(2,), awarded=((2, 1_200),))),
+        showdown=(
+            ShowdownLine(2, parse_cards("4h4s"), "Full House, Fours over Kings", won=11_200),
+            ShowdownLine(3, parse_cards("AcAd"), "Two Pair, Aces and Kings"),
+            ShowdownLine(1, parse_cards("KdQc"), "Three of a Kind, Kings"),
+        ),
+        small_blind=200, big_blind=400, ante=400, message="Eve mucked",
+    )
+
+
+def table_ten_seats() -> TablePublicView:
+    names = ("Ann", "Bob", "Carmen", "Dmitri", "Eve", "Farouk", "Grace", "Hiroshi", "Ines",
+             "Jean-Baptiste")
+    seats = tuple(
+        SeatPublic(seat=i + 1, name=n, stack=20_000 + 1_000 * i, has_cards=True,
+                   bet={1: 100, 2: 200, 5: 600}.get(i + 1, 0),
+                   status="folded" if i + 1 in (3, 4) else "active",
+                   is_button=(i + 1 == 10), is_small_blind=(i + 1 == 1),
+                   is_big_blind=(i + 1 == 2))
+        for i, n in enumerate(names))
+    seats = tuple(replace(s, has_cards=False) if s.status == "folded" else s for s in seats)
+    return TablePublicView(hand_number=3, street="preflop", seats=seats, actor=6, to_call=600,
+                           small_blind=100, big_blind=200)
+
+
+RULING = RulingView(
+    code="exposed_second_card", words="Misdeal: a card exposed in the first two dealt",
+    rule="TDA 35-A-2",
+    instruction="Collect every card, reshuffle and deal again. The button does not move.",
+    status="advisory",
+)
+
+WHEEL = WheelView(segments=(100, 200, 300, 500, 1000, 200, 300, 500), chosen=1000,
+                  started_at=100.0)
+
+
+def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
+    """Every golden case: name -> (state, surface size)."""
+    c = CLOCK
+    paused = replace(c, running=False, remaining_seconds=612.0, seconds_to_break=2412.0)
+    brk = replace(c, level_number=8, is_break=True, remaining_seconds=581.0,
+                  seconds_to_break=None, next_small_blind=300, next_big_blind=600,
+                  next_big_blind_ante=600,
+                  notices=("Color-up: the 25 chips leave at the end of the break",))
+    hands = replace(c, tournament_name="Phat Ace", level_number=12, small_blind=1_000,
+                    big_blind=2_000, big_blind_ante=2_000, remaining_seconds=None,
+                    hands_remaining=7, seconds_to_break=None, next_small_blind=1_500,
+                    next_big_blind=3_000, next_big_blind_ante=3_000, players_left=2, entrants=9,
+                    average_stack=90_000, chips_in_play=180_000, prize_pool=450,
+                    notices=("Heads-up: 7 hands per level",))
+    colour_up = replace(c, level_number=9, small_blind=300, big_blind=600, big_blind_ante=600,
+                        remaining_seconds=1200.0, next_small_blind=400, next_big_blind=800,
+                        next_big_blind_ante=800, seconds_to_break=3600.0,
+                        notices=("Color-up: 100 chips removed this level",
+                                 "Late registration closed"))
+    up_next = replace(c, remaining_seconds=0.0, notices=("Blinds up next hand",))
+    pre, side, show = table_preflop(), table_side_pots(), table_showdown()
+    offline_table = replace(pre, seats=tuple(
+        replace(s, display_online=False) if s.seat == 3 else s for s in pre.seats))
+    out: dict[str, tuple[ScreenState, tuple[int, int]]] = {
+        "clock_running": (ScreenState(clock=c, layout="clock", now=10.0), FULL_HD),
+        "clock_paused": (ScreenState(clock=paused, layout="clock"), FULL_HD),
+        "clock_break": (ScreenState(clock=brk, layout="clock"), FULL_HD),
+        "clock_hands": (ScreenState(clock=hands, layout="clock"), FULL_HD),
+        "clock_color_up": (ScreenState(clock=colour_up, layout="clock"), FULL_HD),
+        "clock_blinds_up_next_hand": (ScreenState(clock=up_next, layout="clock"), FULL_HD),
+        "wheel_mid_spin": (ScreenState(clock=c, wheel=WHEEL, layout="clock", now=102.0),
+                           FULL_HD),
+        "wheel_landed": (ScreenState(clock=c, wheel=WHEEL, layout="clock", now=110.0), FULL_HD),
+        "table_preflop": (ScreenState(table=pre, layout="table"), FULL_HD),
+        "table_side_pots": (ScreenState(table=side, layout="table"), FULL_HD),
+        "table_showdown": (ScreenState(table=show, layout="table"), FULL_HD),
+        "table_ten_seats": (ScreenState(table=table_ten_seats(), layout="table"), FULL_HD),
+        "split_ten_seats": (ScreenState(clock=c, table=table_ten_seats(), layout="split"),
+                            FULL_HD),
+        "ruling_over_clock": (ScreenState(clock=c, ruling=RULING, layout="clock"), FULL_HD),
+        "ruling_over_table": (ScreenState(table=side, layout="table",
+                                          ruling=replace(RULING, status="confirmed")), FULL_HD),
+        "offline_displays": (ScreenState(table=offline_table, layout="table",
+                                         offline=("display:7", "shoe")), FULL_HD),
+        "alarm": (ScreenState(clock=c, layout="clock",
+                              alarm="Journal write failed: disk full"), FULL_HD),
+        "split_preflop": (ScreenState(clock=c, table=pre, layout="split"), FULL_HD),
+        "split_showdown": (ScreenState(clock=paused, table=show, layout="split"), FULL_HD),
+        "hd_clock_running": (ScreenState(clock=c, layout="clock"), HD),
+        "hd_table_showdown": (ScreenState(table=show, layout="table"), HD),
+        "hd_split_side_pots": (ScreenState(clock=c, table=side, layout="split",
+                                           offline=("display:2",)), HD),
+        "hd_ruling_over_table": (ScreenState(table=pre, ruling=RULING, layout="table"), HD),
+        "hd_wheel_landed": (ScreenState(clock=c, wheel=WHEEL, layout="split", table=pre,
+                                        now=110.0), HD),
+    }
+    return out

@@ -1,0 +1,183 @@
+"""Colours, shipped fonts, scaling and text helpers shared by the TV screens.
+
+Every size in the screen modules is written in *design pixels* for a 1920x1080 TV and
+scaled by :class:`Canvas` to the real surface (1280x720 scales by 2/3).  Fonts come only
+from ``pi_app/screens/fonts/`` (DejaVu, Bitstream Vera license, see ``fonts/README.txt``);
+system fonts are never used at run time.
+
+Rendered text surfaces are cached (LRU) by font, size, text and colour, which is what makes
+a redraw of an unchanged screen cheap (see ``bench/bench_screens.py``).
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
+
+import pygame  # noqa: E402
+
+FONT_DIR = Path(__file__).with_name("fonts")
+FONT_FILES = {
+    "sans": "DejaVuSans.ttf",
+    "bold": "DejaVuSans-Bold.ttf",
+    "cond": "DejaVuSansCondensed-Bold.ttf",
+}
+
+DESIGN_W, DESIGN_H = 1920, 1080
+
+# Palette: dark room, high contrast (all RGB).
+BG = (10, 14, 22)
+PANEL = (22, 30, 44)
+PANEL_EDGE = (48, 62, 86)
+TEXT = (236, 240, 246)
+MUTED = (150, 162, 182)
+ACCENT = (255, 196, 44)       # gold: blinds, amounts
+TIME = (255, 255, 255)
+GREEN = (64, 200, 120)
+RED = (236, 72, 72)
+ORANGE = (255, 140, 30)
+BLUE = (80, 160, 255)
+FELT = (18, 92, 58)
+FELT_EDGE = (96, 62, 30)
+FELT_DARK = (12, 64, 40)
+CARD_FACE = (250, 250, 246)
+CARD_BACK = (150, 28, 40)
+SUIT_COLOURS = {"s": (20, 20, 24), "c": (16, 120, 56), "h": (204, 22, 34), "d": (30, 90, 210)}
+SUIT_SYMBOLS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+RANK_TEXT = {"T": "10"}
+
+
+def font_path(kind: str) -> Path:
+    """Path of the shipped TTF for ``kind`` in :data:`FONT_FILES`.
+
+    Raises:
+        KeyError: unknown kind.
+    """
+    return FONT_DIR / FONT_FILES[kind]
+
+
+@lru_cache(maxsize=256)
+def font(kind: str, size: int) -> pygame.font.Font:
+    """A shipped font at ``size`` real pixels (cached)."""
+    if not pygame.font.get_init():
+        pygame.font.init()
+    return pygame.font.Font(str(font_path(kind)), max(6, int(size)))
+
+
+@lru_cache(maxsize=2048)
+def text_surface(kind: str, size: int, text: str, colour: tuple[int, int, int]) -> pygame.Surface:
+    """Antialiased text rendered once and cached; callers only blit it."""
+    return font(kind, size).render(text, True, colour)
+
+
+def fmt_chips(n: int | None) -> str:
+    """Chips with thousands separators: ``12500`` -> ``"12,500"``; None -> ``"-"``."""
+    if n is None:
+        return "-"
+    return f"{int(n):,}"
+
+
+def fmt_short(n: int) -> str:
+    """Compact chips for tight places: 1500 -> ``"1,500"``, 125000 -> ``"125K"``,
+    2500000 -> ``"2.5M"``."""
+    n = int(n)
+    if abs(n) >= 1_000_000:
+        v = n / 1_000_000
+        return f"{v:.1f}M".replace(".0M", "M")
+    if abs(n) >= 100_000:
+        return f"{n // 1000}K"
+    return f"{n:,}"
+
+
+def fmt_clock(seconds: float | None) -> str:
+    """Remaining time as ``MM:SS`` (or ``H:MM:SS`` from one hour), rounded *up* so the
+    display shows 00:01 until the last second has passed; None -> ``"--:--"``."""
+    if seconds is None:
+        return "--:--"
+    total = max(0, int(-(-float(seconds) // 1)))
+    h, rem = divmod(total, 3600)
+    m, s = divmod(rem, 60)
+    if h:
+        return f"{h}:{m:02d}:{s:02d}"
+    return f"{m:02d}:{s:02d}"
+
+
+class Canvas:
+    """A surface region plus the scale from design pixels to real pixels.
+
+    ``area`` is the real rectangle drawn into (default: the whole surface) and ``design``
+    its size in design pixels (default 1920x1080).  ``s`` is the uniform scale; the design
+    area is centred when the aspect ratios differ.  :meth:`sub` makes a child canvas for a
+    design sub-rectangle at the same scale, with its own design origin.
+    """
+
+    def __init__(self, surface: pygame.Surface, area: pygame.Rect | None = None,
+                 design: tuple[float, float] = (DESIGN_W, DESIGN_H), faces: list | None = None,
+                 scale: float | None = None):
+        self.surface = surface
+        area = pygame.Rect(area) if area is not None else surface.get_rect()
+        self.area = area
+        self.w, self.h = area.w, area.h
+        self.dw, self.dh = design
+        self.s = scale if scale is not None else min(area.w / self.dw, area.h / self.dh)
+        self.ox = area.x + int((area.w - self.dw * self.s) / 2)
+        self.oy = area.y + int((area.h - self.dh * self.s) / 2)
+        # every card drawn face up in this frame (checked by the secrets test)
+        self.faces: list = faces if faces is not None else []
+
+    def sub(self, x: float, y: float, w: float, h: float) -> "Canvas":
+        """A child canvas for the design rectangle (x, y, w, h), same scale and face log."""
+        return Canvas(self.surface, self.rect(x, y, w, h), (w, h), self.faces, self.s)
+
+    def px(self, v: float) -> int:
+        """A design length in real pixels (at least 1)."""
+        return max(1, int(round(v * self.s)))
+
+    def rect(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
+        """A design rectangle in real pixels."""
+        return pygame.Rect(self.ox + int(round(x * self.s)), self.oy + int(round(y * self.s)),
+                           int(round(w * self.s)), int(round(h * self.s)))
+
+    def point(self, x: float, y: float) -> tuple[int, int]:
+        return self.ox + int(round(x * self.s)), self.oy + int(round(y * self.s))
+
+    def text(self, text: str, kind: str, size: float, colour, pos: tuple[float, float],
+             anchor: str = "topleft", max_width: float | None = None) -> pygame.Rect:
+        """Draw ``text`` in design units at design ``pos`` with a pygame Rect ``anchor``
+        name (``"center"``, ``"midtop"``...); shrinks the font to fit ``max_width``.
+        Returns the real rect drawn."""
+        return self.text_px(text, kind, self.px(size), colour, self.point(*pos), anchor,
+                            None if max_width is None else self.px(max_width))
+
+    def text_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
+                anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+        """As :meth:`text` in real pixels."""
+        surf = fit_text(kind, size, text, tuple(colour), max_width)
+        r = surf.get_rect(**{anchor: pos})
+        self.surface.blit(surf, r)
+        return r
+
+    def panel(self, r: pygame.Rect, fill=PANEL, edge=PANEL_EDGE, radius: float = 18,
+              width: float = 3) -> None:
+        """A rounded panel with an edge, ``r`` in real pixels."""
+        rad = self.px(radius)
+        pygame.draw.rect(self.surface, fill, r, border_radius=rad)
+        if edge is not None and width:
+            pygame.draw.rect(self.surface, edge, r, width=self.px(width), border_radius=rad)
+
+
+def fit_text(kind: str, size: int, text: str, colour: tuple[int, int, int],
+             max_width: int | None) -> pygame.Surface:
+    """The cached text surface, at a smaller size when wider than ``max_width``."""
+    surf = text_surface(kind, size, text, colour)
+    if max_width is None or surf.get_width() <= max_width or size <= 8:
+        return surf
+    new = max(8, int(size * max_width / surf.get_width()))
+    surf = text_surface(kind, new, text, colour)
+    while surf.get_width() > max_width and new > 8:
+        new -= 1
+        surf = text_surface(kind, new, text, colour)
+    return surf

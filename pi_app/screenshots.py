@@ -1,0 +1,123 @@
+"""The TV and the seat displays of a simulated run, and the pictures it leaves behind.
+
+:class:`ScreenRecorder` is what the simulator hands the service loop as its TV and seat
+renderers.  It draws every changed frame with the real adapters (:class:`hardware.tv.TV`
+on pygame-ce and :class:`hardware.seat_display.SeatDisplayBank` on luma's dummy device)
+and writes PNGs to a folder:
+
+* ``tv-0001-level-03.png``: the TV at every level change (and at the start);
+* ``tv-0002-ruling-....png``: the TV at every new dealing ruling (the banner);
+* ``hand-0012-seat-3.png``: every seat's display at every showdown;
+* ``index.txt``: one line per picture, saying what it shows.
+
+With ``window=True`` and a display present the TV is a real window (pygame), and the seat
+displays are drawn around nothing (their images are still written when a folder is given).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+from typing import Any
+
+from engine.views import ScreenState, SeatDisplayView
+
+log = logging.getLogger("pokertable.screens")
+
+
+class ScreenRecorder:
+    """TV + seat displays for a simulated run; see the module docstring.
+
+    Args:
+        folder: where pictures go (created), or None for none.
+        size: the TV size, ``(1920, 1080)`` or ``(1280, 720)``.
+        window: show the TV in a window when a display is present.
+        players: seats with a display (1..players).
+    """
+
+    def __init__(self, folder: str | os.PathLike[str] | None, *, size=(1280, 720),
+                 window: bool = False, players: int = 10) -> None:
+        from hardware.seat_display import SeatDisplayBank
+        from hardware.tv import TV
+        from pi_app.screens import ScreenRenderer, screen_key
+
+        self.folder = Path(folder) if folder else None
+        if self.folder is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        driver = "auto" if window else "dummy"
+        self.tv = TV(draw=ScreenRenderer(), key=screen_key, size=size, driver=driver, fps=0)
+        self.tv.open()
+        self.displays = SeatDisplayBank({"backend": "mock", "seats": list(range(1, players + 1))})
+        self.count = 0
+        self._level: tuple[int, bool] | None = None
+        self._ruling: Any = None
+        self._showdown_saved: int | None = None
+        self._pending_showdown: int | None = None
+        self.written: list[Path] = []
+
+    # ------------------------------------------------------------------ renderers
+    def on_screen(self, state: ScreenState) -> None:
+        """Draw the TV frame; write a picture at a level change or a new ruling."""
+        self.tv.render(state)
+        self.tv.pump()
+        if self.tv.quit_requested:
+            raise KeyboardInterrupt
+        clock = state.clock
+        if clock is not None:
+            level = (clock.level_number, clock.is_break)
+            if level != self._level:
+                self._level = level
+                what = f"break-after-{clock.level_number}" if clock.is_break \
+                    else f"level-{clock.level_number:02d}"
+                self._save_tv(what, f"level change: {what}")
+        if state.ruling is not None and state.ruling != self._ruling:
+            if self._ruling is None or state.ruling.code != self._ruling.code \
+                    or state.ruling.status == "advisory":
+                self._save_tv(f"ruling-{state.ruling.code.lower()}",
+                              f"ruling {state.ruling.code} ({state.ruling.rule}): "
+                              f"{state.ruling.status}")
+        self._ruling = state.ruling
+        table = state.table
+        if table is not None and table.showdown and self._showdown_saved != table.hand_number:
+            self._pending_showdown = table.hand_number
+
+    def on_seats(self, views: dict[int, SeatDisplayView]) -> None:
+        """Draw the seat displays; at a showdown write every seat's picture once."""
+        self.displays.show(views)
+        hand = self._pending_showdown
+        if hand is not None and self.folder is not None:
+            for seat, disp in sorted(self.displays.displays.items()):
+                image = disp.image
+                if image is None:
+                    continue
+                path = self.folder / f"hand-{hand:04d}-seat-{seat}.png"
+                image.convert("RGB").resize((image.width * 2, image.height * 2)).save(path)
+                self._index(path, f"hand {hand} showdown: seat {seat} display")
+            self._showdown_saved = hand
+        self._pending_showdown = None
+
+    # ------------------------------------------------------------------ files
+    def _save_tv(self, what: str, words: str) -> None:
+        if self.folder is None:
+            return
+        self.count += 1
+        path = self.folder / f"tv-{self.count:04d}-{what}.png"
+        try:
+            self.tv.save_png(path)
+        except Exception as exc:  # noqa: BLE001 - a picture never stops the table
+            log.warning("could not write %s: %s", path, exc)
+            return
+        self._index(path, words)
+
+    def _index(self, path: Path, words: str) -> None:
+        self.written.append(path)
+        assert self.folder is not None
+        with open(self.folder / "index.txt", "a", encoding="utf-8") as f:
+            f.write(f"{path.name}\t{words}\n")
+
+    def close(self) -> None:
+        try:
+            self.displays.close()
+        finally:
+            self.tv.close()

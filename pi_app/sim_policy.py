@@ -1,0 +1,117 @@
+"""What the simulated table does next: a pure function of the core's state.
+
+The simulator asks :func:`next_step` what the dealer, the shoe or a player does next, carries
+it out (through the simulated shoe and the mocked buttons, or directly as events), and asks
+again.  Because every choice is derived from the core's state and the run's seed (never from
+a running random generator or a counter kept outside the core), a run that is killed and
+resumed from its journal takes exactly the same steps as one that never stopped.
+
+A step is a :class:`Step`:
+
+* ``("draw", uid)``: the dealer draws the next card from the shoe (``uid`` of that card);
+* ``("reload", None)``: the dealer reshuffles a fresh deck into the shoe (after a misdeal);
+* ``("press", (seat, button, press))``: a player presses a seat key;
+* ``("dealer", (button, press))``: the dealer presses a key on the dealer button box;
+* ``("command", (command, args))``: the operator keys in a command (late entries);
+* ``("wait", None)``: nothing to do until ``at`` (a break is on);
+* ``("done", None)``: nothing is left to do (the tournament is over or the hand limit hit).
+
+``at`` is the virtual time the step happens at: the last input's time plus a realistic
+delay, so the blind clock advances as at a real table.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from engine.dealing import BOARD, BURN, HOLE  # slot names
+from engine.table import TableCore
+from pi_app.bots import decide
+from pi_app.seat_input import presses_for
+
+#: seconds each kind of step takes at a real table (our estimate)
+DELAYS = {"draw": 1.2, "press": 2.5, "dealer": 3.0, "reload": 45.0, "command": 1.0,
+          "next_hand": 20.0}
+
+
+@dataclass(frozen=True)
+class Step:
+    kind: str
+    arg: Any
+    at: float
+
+
+@dataclass(frozen=True)
+class LateEntry:
+    """A player who arrives late: joins ``seat`` before hand ``before_hand``."""
+
+    name: str
+    seat: int
+    before_hand: int
+
+
+def deck_order(seed: int, hand_number: int, load: int) -> list:
+    """The shuffled deck loaded into the shoe for ``hand_number``'s ``load``-th deal."""
+    from engine.cards import ALL_CARDS
+
+    cards = list(ALL_CARDS)
+    random.Random(f"{seed}:deck:{hand_number}:{load}").shuffle(cards)
+    return cards
+
+
+def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
+              late: tuple[LateEntry, ...] = ()) -> Step:
+    """The next thing that happens at the simulated table (see the module docstring)."""
+    t0 = core.last_input_t
+    proc = core.proc
+    if core.finished:
+        return Step("done", None, t0)
+    if proc is None or (proc.hand.is_complete and not proc.stopped):
+        if max_hands is not None and core.hand_number >= max_hands:
+            return Step("done", None, t0)
+        names = {e.name for e in core.tournament.entrants}
+        for entry in late:
+            if (entry.name not in names and core.hand_number + 1 >= entry.before_hand
+                    and core.tournament.registration_open()):
+                return Step("command", ("late_entry", {"name": entry.name, "seat": entry.seat}),
+                            t0 + DELAYS["command"])
+        at = max(t0 + DELAYS["next_hand"], core.last_t)
+        clock = core.tournament.clock
+        if clock.started:
+            ahead = clock.peek(at)
+            if ahead.level.is_break and ahead.paused_at is None:
+                return Step("wait", None, at + (ahead.remaining(at) or 0.0) + 1.0)
+        return Step("dealer", ("next_hand", "press"), at)
+    if proc.pending_ruling() is not None:
+        return Step("dealer", ("confirm_ruling", "press"), t0 + DELAYS["dealer"])
+    if proc.stopped:
+        return Step("reload", None, t0 + DELAYS["reload"])
+    due = proc.expected_next()
+    if due and (due[0] in (BURN, BOARD) or due[0].startswith(HOLE)):
+        order = deck_order(seed, core.hand_number, core.load_count)
+        card = order[core.shoe_draws]
+        return Step("draw", core.registry.uid_of(card), t0 + DELAYS["draw"])
+    hand = proc.hand
+    if hand.actor is not None:
+        seat = hand.actor
+        legal = hand.legal_actions()
+        step_no = len(hand.operations)
+        d = decide(legal, seed=seed, hand_number=core.hand_number, step=step_no)
+        keys = presses_for(legal, d.action, d.amount, bet=hand.bets.get(seat, 0))
+        if keys is None:  # an amount the keys cannot make: call (or check) instead
+            keys = presses_for(legal, "check_call") or [("fold", "press")]
+        target = d.amount if keys[0][0] == "bet_raise" else None
+        pending = core.seat_inputs.get(seat)
+        if pending is not None and pending.pending_raise_to is not None:
+            # part-way through keying a raise: step up to the target, then confirm
+            if target is not None and pending.pending_raise_to < target:
+                return Step("press", (seat, "bet_raise", "press"), t0 + DELAYS["press"])
+            return Step("press", (seat, "check_call", "press"), t0 + DELAYS["press"])
+        button, press = keys[0]
+        return Step("press", (seat, button, press), t0 + DELAYS["press"])
+    if hand.street == "showdown" and hand.showdown_pending:
+        seat = hand.showdown_pending[0]
+        return Step("press", (seat, "check_call", "press"), t0 + DELAYS["press"])
+    raise RuntimeError(f"simulation stuck: expected {due}, street {hand.street}")

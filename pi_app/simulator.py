@@ -1,0 +1,312 @@
+"""The simulated table: bots, the simulated card shoe and mocked buttons driving the service.
+
+Everything goes through the real layers: the simulated shoe speaks the wire protocol over a
+pty to the real host client (:mod:`hardware.shoe`), bots press the seat keys through
+gpiozero's mock pins and the debouncer (:mod:`hardware.buttons`), and the one service loop
+(:mod:`pi_app.loop`) journals every event before the pure core applies it.  Time is
+virtual (a :class:`pi_app.clock_source.VirtualClock`) unless ``realtime`` is set.
+
+What happens next is decided by :func:`pi_app.sim_policy.next_step` from the core's state
+alone, so a run killed at any moment and resumed from its journal (``resume=True``) ends
+exactly like an uninterrupted run with the same seed.
+
+``backend="direct"`` skips the devices and puts the same events straight on the loop's
+queue (fast; used by tests that need many runs).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import queue
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import InvalidInputError
+from engine.events import (
+    CardDrawn, DealerButton, DealerCommand, Event, SeatButton, ShoeReloaded,
+)
+from engine.table import TableCore, TableSettings
+from pi_app.clock_source import RealClock, VirtualClock
+from pi_app.service import Devices, build_service
+from pi_app.sim_policy import LateEntry, Step, next_step
+
+log = logging.getLogger("pokertable.sim")
+
+PRESETS_WITH_LATE = {"gunpowder"}  # structures whose sim adds late arrivals
+
+
+class SimError(InvalidInputError):
+    """Bad simulator options (player count, preset, files)."""
+
+
+@dataclass
+class SimOptions:
+    """Options of ``pokertable sim`` (see its ``--help``)."""
+
+    preset: str = "gunpowder"
+    players: int = 6
+    seed: int = 1
+    hands: int | None = None
+    until_winner: bool = False
+    journal: str | None = None
+    resume: bool = False
+    realtime: bool = False
+    headless: bool = True
+    screenshots: str | None = None
+    backend: str = "hardware"  # hardware | direct
+    profile: str = "tda2024"
+    late: tuple[LateEntry, ...] | None = None  # None: the preset's default late arrivals
+    layout: str = "split"
+    tv_size: tuple[int, int] = (1280, 720)
+    show_window: bool = False
+    max_steps: int = 500_000
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def default_late_entries(preset: str, players: int) -> tuple[LateEntry, ...]:
+    """The late arrivals the simulator seats: for the league preset (seed 000) a quarter of
+    the field (at least one) arrives during levels 1 to 3, so their deductions show."""
+    if preset not in PRESETS_WITH_LATE or players < 3:
+        return ()
+    n = max(1, players // 4)
+    first = players - n + 1
+    return tuple(LateEntry(f"Player {s}", s, before_hand=4 + 6 * i)
+                 for i, s in enumerate(range(first, players + 1)))
+
+
+def settings_for(opts: SimOptions) -> TableSettings:
+    if not 2 <= opts.players <= 10:
+        raise SimError(f"--players must be 2..10 (seats on one table), got {opts.players}")
+    late = opts.late if opts.late is not None else default_late_entries(opts.preset,
+                                                                        opts.players)
+    late_seats = {e.seat for e in late}
+    players = {s: f"Player {s}" for s in range(1, opts.players + 1) if s not in late_seats}
+    return TableSettings(players=players, structure=opts.preset, profile=opts.profile,
+                         seed=opts.seed, deck_seed=opts.seed, layout=opts.layout,
+                         name=f"sim-{opts.preset}")
+
+
+class _Restamp:
+    """An event sink that stamps each event with the table's (virtual) clock."""
+
+    def __init__(self, loop, clock) -> None:
+        self.loop, self.clock = loop, clock
+
+    def put(self, event: Event) -> None:
+        self.loop.put(dataclasses.replace(event, t=self.clock.now()))
+
+
+def sim_pin_maps(players: int):
+    """The simulated table's keys: seats 1-6 and the dealer box on the 40-pin header
+    (:data:`hardware.pins.DEFAULT_PIN_MAP`), seats 7-10 on a second pin chip standing for
+    the MCP23017 expander of docs/hardware.md.  Returns ``(header_map, expander_map)``."""
+    from hardware.pins import DEFAULT_PIN_MAP, PinMap
+
+    header = PinMap(seats={s: p for s, p in DEFAULT_PIN_MAP.seats.items() if s <= players},
+                    dealer=DEFAULT_PIN_MAP.dealer)
+    extra = {}
+    for i, seat in enumerate(range(7, players + 1)):
+        base = 4 + 3 * i
+        extra[seat] = {"fold": base, "check_call": base + 1, "bet_raise": base + 2}
+    return header, (PinMap(seats=extra, dealer={}) if extra else None)
+
+
+class _Hardware:
+    """The simulated devices: the shoe on a pty with the real host client, and the keys on
+    gpiozero mock pins (one bank for the header, one for the expander)."""
+
+    def __init__(self, loop, clock, players: int, opts: SimOptions) -> None:
+        from hardware.buttons import ButtonBank
+        from hardware.shoe.client import ShoeClient
+        from hardware.shoe.simulator import SimulatedShoe
+
+        self.shoe = SimulatedShoe(seed=opts.seed).start()
+        # the link's health runs on real time (heartbeats are real); events get table time
+        self.client = ShoeClient(self.shoe.path, _Restamp(loop, clock)).start()
+        header, expander = sim_pin_maps(players)
+        self.header = ButtonBank(loop, header, "mock", clock=clock.now)
+        self.expander = (ButtonBank(loop, expander, "mock", clock=clock.now)
+                         if expander is not None else None)
+
+    def bank(self, seat: int | str):
+        if seat != "dealer" and int(seat) > 6 and self.expander is not None:
+            return self.expander
+        return self.header
+
+    def close(self) -> None:
+        closers = [self.client.stop, self.shoe.stop, self.header.close]
+        if self.expander is not None:
+            closers.append(self.expander.close)
+        for closer in closers:
+            try:
+                closer()
+            except Exception:  # noqa: BLE001 - best effort on the way out
+                log.debug("closing a simulated device failed", exc_info=True)
+
+
+class Simulation:
+    """One simulated run (build with options, then :meth:`run`)."""
+
+    def __init__(self, opts: SimOptions) -> None:
+        self.opts = opts
+        self.settings = settings_for(opts)
+        self.late = (opts.late if opts.late is not None
+                     else default_late_entries(opts.preset, opts.players))
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if opts.journal is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="pokertable-sim-")
+            journal = os.path.join(self._tmp.name, "journal.sqlite")
+        else:
+            journal = opts.journal
+        self.journal_path = journal
+        if opts.resume and not os.path.exists(journal):
+            raise SimError(f"--resume: no journal at {journal}")
+        if not opts.resume and os.path.exists(journal):
+            raise SimError(f"{journal} exists: add --resume to continue it, or remove it")
+        self.clock = RealClock() if opts.realtime else VirtualClock(0.0)
+        self.screens = None
+        if opts.screenshots or opts.show_window:
+            from pi_app.screenshots import ScreenRecorder
+
+            self.screens = ScreenRecorder(opts.screenshots, size=opts.tv_size,
+                                          window=opts.show_window, players=opts.players)
+        devices = Devices(tv=self.screens.on_screen if self.screens else None,
+                          seats=self.screens.on_seats if self.screens else None)
+        self.service = build_service(
+            None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
+            journal_path=journal, resume=opts.resume, devices=devices)
+        self.loop = self.service.loop
+        self.hw = None
+        if opts.backend == "hardware":
+            self.hw = _Hardware(self.loop, self.service.clock, opts.players, opts)
+        elif opts.backend != "direct":
+            raise SimError(f"backend must be 'hardware' or 'direct', got {opts.backend!r}")
+        self.steps = 0
+
+    @property
+    def core(self) -> TableCore:
+        return self.loop.core
+
+    # ------------------------------------------------------------------ driving
+    def run(self) -> dict[str, Any]:
+        """Play until the tournament has a winner or the hand limit is reached; returns the
+        summary (``hands_played``, ``final_stacks``, ``places``, ``history_sha256``)."""
+        try:
+            self._settle()
+            while self.steps < self.opts.max_steps:
+                max_hands = None if self.opts.until_winner else self.opts.hands
+                step = next_step(self.core, seed=self.opts.seed, max_hands=max_hands,
+                                 late=self.late)
+                if step.kind == "done":
+                    break
+                self._perform(step)
+                self.steps += 1
+            self._settle()
+            return self.summary()
+        finally:
+            self.close()
+
+    def summary(self) -> dict[str, Any]:
+        s = self.core.summary()
+        return {"hands_played": s["hands_played"], "final_stacks": s["final_stacks"],
+                "places": s["places"], "history_sha256": s["history_sha256"]}
+
+    def _advance(self, at: float) -> float:
+        at = max(at, self.core.last_t)
+        if isinstance(self.clock, VirtualClock):
+            self.clock.advance_to(max(at, self.clock.now()))
+        else:
+            while self.clock.now() < at:
+                time.sleep(min(0.2, at - self.clock.now()))
+        return at
+
+    def _perform(self, step: Step) -> None:
+        at = self._advance(step.at)
+        self.loop.pump()  # clock ticks up to now
+        kind, arg = step.kind, step.arg
+        if kind == "wait":
+            return
+        if self.hw is None:
+            self._direct(kind, arg, at)
+            self.loop.pump()
+            return
+        if kind == "draw":
+            self._await(lambda: self.hw.shoe.draw(arg), CardDrawn)
+        elif kind == "press":
+            seat, button, press = arg
+            self._press(seat, button, press, at)
+        elif kind == "dealer":
+            button, press = arg
+            self._press("dealer", button, press, at)
+        else:  # reload and operator commands have no device of their own
+            self._direct(kind, arg, at)
+            self.loop.pump()
+
+    def _direct(self, kind: str, arg: Any, at: float) -> None:
+        ev: Event
+        if kind == "draw":
+            ev = CardDrawn(t=at, uid=arg, draw=self.core.shoe_draws + 1)
+        elif kind == "press":
+            ev = SeatButton(t=at, seat=arg[0], button=arg[1], press=arg[2])
+        elif kind == "dealer":
+            ev = DealerButton(t=at, button=arg[0], press=arg[1])
+        elif kind == "reload":
+            ev = ShoeReloaded(t=at)
+        elif kind == "command":
+            ev = DealerCommand(t=at, command=arg[0], args=dict(arg[1]))
+        else:  # pragma: no cover
+            raise SimError(f"unknown step {kind!r}")
+        self.loop.put(ev)
+
+    def _press(self, seat: Any, button: str, press: str, at: float) -> None:
+        assert self.hw is not None
+        ok = self.hw.bank(seat).press(seat, button, hold=(press == "hold"), at=at)
+        if not ok:
+            raise SimError(f"the simulated key {seat}/{button} is unplugged")
+        self.loop.pump()
+
+    def _await(self, action, kind: type, timeout: float = 10.0) -> None:
+        """Do ``action`` and handle events until one of ``kind`` has been handled."""
+        action()
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind.__name__} arrived from the simulated device")
+            try:
+                ev = self.loop.queue.get(timeout=min(left, 0.5))
+            except queue.Empty:
+                continue
+            self.loop.handle(ev)
+            if isinstance(ev, kind):
+                return
+
+    def _settle(self) -> None:
+        """Let late device events (shoe online, heartbeats) reach the loop."""
+        if self.hw is not None:
+            time.sleep(0.05)
+        self.loop.pump()
+
+    def close(self) -> None:
+        if self.hw is not None:
+            self.hw.close()
+            self.hw = None
+        if self.screens is not None:
+            self.screens.close()
+        try:
+            self.service.close()
+        finally:
+            if self._tmp is not None:
+                self._tmp.cleanup()
+                self._tmp = None
+
+
+def run_sim(opts: SimOptions) -> dict[str, Any]:
+    """Run a simulation and return its summary (see :meth:`Simulation.run`)."""
+    return Simulation(opts).run()
+
+
