@@ -8,6 +8,7 @@ the profile and the ruling helpers): one method per situation of the rules table
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
@@ -30,6 +31,7 @@ from engine.errors import InvalidInputError
 from engine.events import CardDrawn, Declaration, PlayerAction
 from engine.irregularities import describe_expect
 from engine.outcomes import ActionHeld, Note, Outcome
+from engine.registry import is_short_uid
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.deal_state import DealState

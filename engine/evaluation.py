@@ -22,6 +22,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import combinations
 from typing import Sequence
 
@@ -78,10 +79,15 @@ def evaluate_value(cards: Sequence[Card]) -> int:
 @dataclass(frozen=True, order=False)
 class HandRank:
     """An evaluated hand.  ``value``: phevaluator value, lower is stronger; compare ranks
-    with ``>`` meaning stronger.  ``best``: the best five cards (high to low by use)."""
+    with ``>`` meaning stronger.  ``cards``: the 5 to 7 cards evaluated; ``best`` (the
+    best five, ordered for the description) is worked out only when first read."""
 
     value: int
-    best: tuple[Card, ...]
+    cards: tuple[Card, ...]
+
+    @cached_property
+    def best(self) -> tuple[Card, ...]:
+        return best_five(self.cards, self.value)
 
     @property
     def category(self) -> str:
@@ -104,13 +110,14 @@ class HandRank:
         return self.value >= other.value
 
 
-def best_five(cards: Sequence[Card]) -> tuple[Card, ...]:
+def best_five(cards: Sequence[Card], value: int | None = None) -> tuple[Card, ...]:
     """The best five of 5 to 7 cards, ordered for description (groups first, then kickers).
+    ``value``: their phevaluator value when already known.
 
     Raises:
         InvalidCardError: as :func:`evaluate_value`.
     """
-    target = evaluate_value(cards)
+    target = evaluate_value(cards) if value is None else value
     for combo in combinations(cards, 5):
         if _pheval.evaluate_5cards(*[c.id for c in combo]) == target:
             return _order(combo)
@@ -123,7 +130,8 @@ def evaluate(cards: Sequence[Card]) -> HandRank:
     Raises:
         InvalidCardError: fewer than 5 or more than 7 cards, or a repeated card.
     """
-    return HandRank(evaluate_value(cards), best_five(cards))
+    cards = tuple(cards)
+    return HandRank(evaluate_value(cards), cards)
 
 
 def _order(five: Sequence[Card]) -> tuple[Card, ...]:

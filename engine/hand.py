@@ -25,7 +25,7 @@ the hole cards are dealt.  Rules and their sources are listed in docs/rules.md:
   every opponent is all-in; house option ``raise_rule="double"``.
 * pots: :mod:`engine.pots` (side pots, uncalled bets, odd chip TDA 20-A, merge-down).
 * showdown: all hands tabled when someone is all-in (TDA 16); otherwise the last aggressor
-  on the river shows first, else the first seat left of the button (TDA 16); others may
+  on the river shows first, else the first seat left of the button (TDA 17); others may
   show or muck; pots are awarded when nothing is pending.
 
 Errors: :class:`IllegalActionError` (a rejected operation changes nothing; the message
@@ -35,166 +35,46 @@ says what is legal), :class:`InvalidHandConfigError` for a bad config,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from engine.cards import Card
-from engine.errors import IllegalActionError, InvalidInputError, PokerTableError
+from engine.errors import IllegalActionError, InvalidInputError
 from engine.evaluation import evaluate_7_ids
-from engine.operations import (AddBonus, BetOrRaiseTo, Burn, CheckOrCall, DealBoard, DealHole,
-                               Fold, MuckHand, Operation, PostAnte, PostBlind, ReturnUncalled,
-                               ShowHand, VoidHand, AwardPot)
+from engine.hand_config import (
+    NO_ACTIONS,
+    RAISE_RULES,
+    ChipConservationError,
+    ChipsInterpretation,
+    HandConfig,
+    InvalidHandConfigError,
+    LegalActions,
+)
+from engine.operations import (
+    AddBonus,
+    AwardPot,
+    BetOrRaiseTo,
+    Burn,
+    CheckOrCall,
+    DealBoard,
+    DealHole,
+    Fold,
+    MuckHand,
+    Operation,
+    PostAnte,
+    PostBlind,
+    ReturnUncalled,
+    ShowHand,
+    VoidHand,
+)
 from engine.pots import Pot, build_pots, split_pot, uncalled
 from engine.views import STREETS
 
-RAISE_RULES = ("standard", "double")
+__all__ = ["RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand", "HandConfig",
+           "InvalidHandConfigError", "LegalActions"]
+
 PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
 _BOARD_COUNTS = (0, 3, 1, 1)
-
-
-class ChipConservationError(PokerTableError, AssertionError):
-    """Internal error: the chips on the table no longer add up.  Always a bug in the
-    engine, never a user's mistake; raised by the check run after every operation."""
-
-
-class InvalidHandConfigError(InvalidInputError):
-    """A :class:`HandConfig` that cannot describe a hand (the message says why)."""
-
-
-@dataclass(frozen=True)
-class HandConfig:
-    """Everything fixed at the start of a hand.  Chips are ints, seats 1..10.
-
-    Attributes:
-        stacks: seat -> chips, only seats dealt in (2..10 seats, each > 0 chips).
-        button: seat with the button; may be a seat not dealt in (dead button, TDA 32).
-        small_blind, big_blind: 0/0 for a no-blind game (then ``min_bet`` is required).
-        ante: posted by every player (live: counts toward side pots).
-        big_blind_ante: posted by the big blind, dead money in the main pot.
-        min_bet: minimum opening bet; defaults to the big blind.
-        raise_rule: ``"standard"`` (TDA 43) or ``"double"`` (a raise must at least double
-            the current bet, seed 003).
-        small_blind_seat, big_blind_seat: explicit positions (dead button, PHH).  A seat
-            not dealt in means that blind is not posted.  Default: the two seats left of
-            the button; heads-up the button posts the small blind (TDA 34-B).
-        bonus: dead chips (Party Pop) added to the main pot before the flop.
-        names: seat -> player name (optional, for views).
-        posts: seat -> live post of a newly seated player (counts toward that player's
-            bet, does not change who acts first).
-        burn_cards: False for hand histories that record no burns (PHH).
-        hand_number: shown in views.
-
-    Raises:
-        InvalidHandConfigError: on any inconsistent value.
-    """
-
-    stacks: Mapping[int, int]
-    button: int
-    small_blind: int = 0
-    big_blind: int = 0
-    ante: int = 0
-    big_blind_ante: int = 0
-    min_bet: int | None = None
-    raise_rule: str = "standard"
-    small_blind_seat: int | None = None
-    big_blind_seat: int | None = None
-    bonus: int = 0
-    names: Mapping[int, str] = field(default_factory=dict)
-    posts: Mapping[int, int] = field(default_factory=dict)
-    burn_cards: bool = True
-    hand_number: int = 0
-
-    def __post_init__(self) -> None:
-        def bad(msg: str) -> InvalidHandConfigError:
-            return InvalidHandConfigError(f"bad hand config: {msg}")
-
-        if not isinstance(self.stacks, Mapping) or not 2 <= len(self.stacks) <= 10:
-            raise bad("stacks must map 2 to 10 seats to chips")
-        for s, c in self.stacks.items():
-            if not isinstance(s, int) or not 1 <= s <= 10:
-                raise bad(f"seat {s!r} is not 1..10")
-            if not isinstance(c, int) or isinstance(c, bool) or c <= 0:
-                raise bad(f"seat {s} stack {c!r} must be a positive int")
-        if not isinstance(self.button, int) or not 1 <= self.button <= 10:
-            raise bad(f"button {self.button!r} is not a seat 1..10")
-        for name in ("small_blind", "big_blind", "ante", "big_blind_ante", "bonus"):
-            v = getattr(self, name)
-            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
-                raise bad(f"{name} {v!r} must be an int >= 0")
-        if self.min_bet is not None and (not isinstance(self.min_bet, int) or self.min_bet <= 0):
-            raise bad(f"min_bet {self.min_bet!r} must be a positive int")
-        if self.big_blind == 0 and self.min_bet is None and self.small_blind == 0:
-            raise bad("a game with no blinds needs min_bet")
-        if self.raise_rule not in RAISE_RULES:
-            raise bad(f"raise_rule {self.raise_rule!r}; expected one of {', '.join(RAISE_RULES)}")
-        for name in ("small_blind_seat", "big_blind_seat"):
-            v = getattr(self, name)
-            if v is not None and (not isinstance(v, int) or not 1 <= v <= 10):
-                raise bad(f"{name} {v!r} is not a seat 1..10")
-        for s, c in self.posts.items():
-            if s not in self.stacks:
-                raise bad(f"post by seat {s}, which is not dealt in")
-            if not isinstance(c, int) or c <= 0:
-                raise bad(f"post {c!r} by seat {s} must be a positive int")
-
-    @property
-    def effective_min_bet(self) -> int:
-        """The minimum opening bet (``min_bet``, else the big blind, else the small blind)."""
-        return self.min_bet if self.min_bet is not None else (self.big_blind or self.small_blind)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-able dict (seat keys as strings)."""
-        return {
-            "stacks": {str(s): c for s, c in self.stacks.items()}, "button": self.button,
-            "small_blind": self.small_blind, "big_blind": self.big_blind, "ante": self.ante,
-            "big_blind_ante": self.big_blind_ante, "min_bet": self.min_bet,
-            "raise_rule": self.raise_rule, "small_blind_seat": self.small_blind_seat,
-            "big_blind_seat": self.big_blind_seat, "bonus": self.bonus,
-            "names": {str(s): n for s, n in self.names.items()},
-            "posts": {str(s): c for s, c in self.posts.items()},
-            "burn_cards": self.burn_cards, "hand_number": self.hand_number,
-        }
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "HandConfig":
-        """Inverse of :meth:`to_dict`.  Raises InvalidHandConfigError on bad input."""
-        try:
-            kw = dict(d)
-            for k in ("stacks", "names", "posts"):
-                if k in kw:
-                    kw[k] = {int(s): v for s, v in kw[k].items()}
-            return cls(**kw)
-        except (TypeError, ValueError, AttributeError) as exc:
-            if isinstance(exc, PokerTableError):
-                raise
-            raise InvalidHandConfigError(f"bad hand config: {exc}") from None
-
-
-@dataclass(frozen=True, slots=True)
-class LegalActions:
-    """What the seat to act may do.  ``call_amount``: chips a call adds (0: check);
-    ``min_raise_to``/``max_raise_to``: bet-or-raise *to* totals, None if not allowed.
-    When the stack cannot make a full raise, ``min_raise_to == max_raise_to`` (all-in)."""
-
-    can_fold: bool = False
-    can_check: bool = False
-    can_call: bool = False
-    call_amount: int = 0
-    min_raise_to: int | None = None
-    max_raise_to: int | None = None
-
-
-NO_ACTIONS = LegalActions()
-
-
-@dataclass(frozen=True)
-class ChipsInterpretation:
-    """What chips pushed forward mean: ``action`` is ``"check_or_call"`` or
-    ``"bet_or_raise_to"`` (then ``amount`` is the total), ``rule`` says why."""
-
-    action: str
-    amount: int | None
-    rule: str
 
 
 class Hand:
@@ -224,7 +104,6 @@ class Hand:
         self._burns: list[Card] = []
         self._seen: set[int] = set()
         self._ops: list[Operation] = []
-        self._inputs: list[list[Any]] = []
         self._voluntary: list[tuple[int, str, int]] = []
         self._dead = 0
         self._pot_total = 0
@@ -263,7 +142,9 @@ class Hand:
             cur = max(cur, cfg.big_blind)
         self._cur = cur
         self._min_inc = max(cfg.big_blind, self._min_bet)
-        if bb is not None:
+        if cfg.preflop_first_seat is not None:
+            self._preflop_start = idx[cfg.preflop_first_seat]
+        elif bb is not None:
             self._preflop_start = (bb + 1) % n
         elif sb is not None:
             self._preflop_start = (sb + 1) % n
@@ -284,13 +165,13 @@ class Hand:
                 self._committed[i] += a
                 self._pot_total += a
                 ops.append(PostAnte(seats[i], a))
-        for i, amount, kind in ((self._sb, cfg.small_blind, "small_blind"),
-                                (self._bb, cfg.big_blind, "big_blind")):
-            if i is not None:
-                a = min(amount, st[i])
-                st[i] -= a
-                self._bet[i] += a
-                ops.append(PostBlind(seats[i], a, kind))
+        for pos, amount, kind in ((self._sb, cfg.small_blind, "small_blind"),
+                                  (self._bb, cfg.big_blind, "big_blind")):
+            if pos is not None:
+                a = min(amount, st[pos])
+                st[pos] -= a
+                self._bet[pos] += a
+                ops.append(PostBlind(seats[pos], a, kind))
         if cfg.big_blind_ante and self._bb is not None:
             i = self._bb
             a = min(cfg.big_blind_ante, st[i])  # the blind takes priority over the ante
@@ -315,10 +196,20 @@ class Hand:
         """Every operation so far, in order (the hand history; includes private cards)."""
         return tuple(self._ops)
 
+    def public_operations(self) -> tuple[Operation, ...]:
+        """The hand history without private records (hole cards dealt, burns): what a
+        public hand history or an INFO log may show.  Tabled hands appear as ShowHand."""
+        return tuple(op for op in self._ops if op.PUBLIC)
+
     @property
     def seats(self) -> tuple[int, ...]:
         """Seats dealt in, clockwise from the first seat left of the button."""
         return tuple(self._seats)
+
+    @property
+    def preflop_first_seat(self) -> int:
+        """The seat the preflop betting starts from (it acts first unless all-in)."""
+        return self._seats[self._preflop_start]
 
     @property
     def button(self) -> int:
@@ -489,7 +380,6 @@ class Hand:
         self._hole[i].append(card)
         self._seen.add(card.id)
         self._ops.append(DealHole(seat, card))
-        self._inputs.append(["hole", seat, str(card)])
         self._after_card()
 
     def can_burn(self, card: Card) -> bool:
@@ -510,7 +400,6 @@ class Hand:
         self._burns.append(card)
         self._seen.add(card.id)
         self._ops.append(Burn(card))
-        self._inputs.append(["burn", str(card)])
         self._after_card()
 
     def can_deal_board(self, card: Card) -> bool:
@@ -531,7 +420,6 @@ class Hand:
         self._board.append(card)
         self._seen.add(card.id)
         self._ops.append(DealBoard(card))
-        self._inputs.append(["board", str(card)])
         self._after_card()
 
     def deal_from(self, cards: Iterable[Card]) -> int:
@@ -660,8 +548,7 @@ class Hand:
         if self.config.raise_rule == "double" and 2 * cur > lo:
             lo = 2 * cur
         hi = stack + bet
-        if lo > hi:
-            lo = hi
+        lo = min(lo, hi)
         return lo, hi
 
     def legal_actions(self) -> LegalActions:
@@ -672,7 +559,7 @@ class Hand:
         owe = self._cur - self._bet[i]
         rb = self._raise_bounds(i)
         if owe > 0:
-            call = owe if owe < self._stack[i] else self._stack[i]
+            call = min(self._stack[i], owe)
             if rb is None:
                 return LegalActions(True, False, True, call, None, None)
             return LegalActions(True, False, True, call, rb[0], rb[1])
@@ -703,7 +590,7 @@ class Hand:
             return f"a {d[0]} card" + (f" for seat {d[1]}" if d[0] == "hole" else "") + " is due"
         if self._street == SHOWDOWN:
             return "showdown: " + ", ".join(map(str, self.showdown_pending)) + " to show or muck"
-        return "seat %s to act" % self.actor
+        return f"seat {self.actor} to act"
 
     def can_fold(self) -> bool:
         return self._actor is not None
@@ -714,16 +601,15 @@ class Hand:
 
     def fold(self) -> None:
         """The seat to act folds (allowed even when a check is possible; it binds)."""
-        self.verify_fold()
         i = self._actor
-        assert i is not None
+        if i is None:
+            raise IllegalActionError(f"cannot fold: {self._legal_words()}")
         self._folded[i] = True
         self._n_live -= 1
         self._n_active -= 1
         seat = self._seats[i]
         self._ops.append(Fold(seat))
         self._voluntary.append((seat, "fold", 0))
-        self._inputs.append(["fold"])
         self._advance(i)
         self._check()
 
@@ -736,14 +622,13 @@ class Hand:
 
     def check_or_call(self) -> None:
         """The seat to act checks, or calls (all-in if the stack is short)."""
-        self.verify_check_or_call()
         i = self._actor
-        assert i is not None
+        if i is None:
+            raise IllegalActionError(f"cannot check or call: {self._legal_words()}")
         owe = self._cur - self._bet[i]
         st = self._stack[i]
-        amt = owe if owe < st else st
-        if amt < 0:
-            amt = 0
+        amt = min(st, owe)
+        amt = max(amt, 0)
         st -= amt
         self._stack[i] = st
         self._bet[i] += amt
@@ -755,7 +640,6 @@ class Hand:
         seat = self._seats[i]
         self._ops.append(CheckOrCall(seat, amt, all_in))
         self._voluntary.append((seat, "call" if amt else "check", amt))
-        self._inputs.append(["call"])
         self._advance(i)
         self._check()
 
@@ -806,7 +690,6 @@ class Hand:
         seat = self._seats[i]
         self._ops.append(BetOrRaiseTo(seat, amount, added, all_in, full))
         self._voluntary.append((seat, "bet" if cur == 0 else "raise", added))
-        self._inputs.append(["raise", amount])
         self._advance(i)
         self._check()
 
@@ -818,76 +701,11 @@ class Hand:
     # ------------------------------------------------------------------ input helpers
     def interpret_chips(self, seat: int, amount: int, *, declared: Any = None,
                         chip_count: int = 1) -> ChipsInterpretation:
-        """What ``amount`` chips pushed forward by ``seat`` (the seat to act) mean.
-
-        Args:
-            amount: chips pushed forward in this motion (added to the seat's bet).
-            declared: a binding verbal declaration (TDA 40, seed 000): ``"check"``,
-                ``"call"``, ``"bet"``/``"raise"`` (amount from the chips) or an int total
-                to bet/raise to; None when nothing was said.
-            chip_count: number of chips in the motion; one oversized chip with no
-                declaration is a call when facing a bet (one-chip rule, TDA 46, seed 000)
-                and a bet of its full value otherwise.
-
-        Returns a :class:`ChipsInterpretation` (nothing is applied).  A raise below the
-        minimum is made up to the minimum when the chips reach half of the raise (TDA 45)
-        or a raise was declared; otherwise it is a call.
-
-        Raises:
-            IllegalActionError: ``seat`` is not to act.
-            InvalidInputError: ``amount`` is negative or more than the stack.
-        """
-        i = self._seat_index(seat)
-        if self._actor != i:
-            raise IllegalActionError(f"seat {seat} is not to act; {self._legal_words()}")
-        if not isinstance(amount, int) or amount < 0 or amount > self._stack[i]:
-            raise InvalidInputError(
-                f"seat {seat} pushed {amount!r} chips; expected 0..{self._stack[i]}")
-        owe = self._cur - self._bet[i]
-        total = self._bet[i] + amount
-        rb = self._raise_bounds(i)
-        call = ChipsInterpretation("check_or_call", None, "")
-
-        def raise_to(to: int, rule: str) -> ChipsInterpretation:
-            if rb is None:
-                return ChipsInterpretation("check_or_call", None,
-                                           rule + "; a raise is not allowed now, so it is a call")
-            return ChipsInterpretation("bet_or_raise_to", max(rb[0], min(to, rb[1])), rule)
-
-        if declared is not None:
-            if declared in ("check", "call"):
-                return ChipsInterpretation("check_or_call", None, f"declared {declared} (binding)")
-            if declared in ("bet", "raise"):
-                return raise_to(total, f"declared {declared}; amount from the chips")
-            if isinstance(declared, int) and not isinstance(declared, bool):
-                if declared <= self._cur:
-                    return ChipsInterpretation("check_or_call", None,
-                                               f"declared {declared}: not above the bet, a call")
-                return raise_to(declared, f"declared {declared} (binding)")
-            raise InvalidInputError(
-                f"declaration {declared!r}: expected check, call, bet, raise or an amount")
-        if amount == self._stack[i] and total > self._cur and rb is not None:
-            return ChipsInterpretation("bet_or_raise_to", total, "all chips pushed: all-in")
-        if owe <= 0:
-            if amount == 0:
-                return ChipsInterpretation("check_or_call", None, "no chips: check")
-            return raise_to(total, "bet of the chips' value (a bet below the minimum is "
-                            "made up to the minimum)")
-        if amount <= owe:
-            return ChipsInterpretation("check_or_call", None, "chips up to the call: call")
-        if chip_count == 1:
-            return ChipsInterpretation("check_or_call", None,
-                                       "one-chip rule: a single oversized chip with no "
-                                       "declaration is a call (TDA 46)")
-        if rb is None:
-            return ChipsInterpretation("check_or_call", None, "a raise is not allowed now: call")
-        if total >= rb[0]:
-            return raise_to(total, "raise of the chips' value")
-        if 2 * (total - self._cur) >= rb[0] - self._cur:
-            return raise_to(rb[0], "50% or more of a raise: a full raise is required (TDA 45)")
-        _ = call
-        return ChipsInterpretation("check_or_call", None,
-                                   "less than 50% of a raise: a call, the excess returned (TDA 45)")
+        """What ``amount`` chips pushed forward by ``seat`` (the seat to act) mean: the
+        one-chip rule and binding verbal declarations.  See
+        :func:`engine.chip_input.interpret_chips` (nothing is applied)."""
+        from engine.chip_input import interpret_chips
+        return interpret_chips(self, seat, amount, declared=declared, chip_count=chip_count)
 
     # ------------------------------------------------------------------ showdown
     def _start_showdown(self) -> None:
@@ -925,7 +743,6 @@ class Hand:
         i = self._index[seat]
         self._shown[i] = True
         self._ops.append(ShowHand(seat, tuple(self._hole[i]), False))
-        self._inputs.append(["show", seat])
         self._maybe_award()
         self._check()
 
@@ -943,7 +760,6 @@ class Hand:
         i = self._index[seat]
         self._mucked[i] = True
         self._ops.append(MuckHand(seat))
-        self._inputs.append(["muck", seat])
         self._maybe_award()
         self._check()
 
@@ -970,7 +786,7 @@ class Hand:
             else:
                 best = min(values[j] for j in elig)
                 winners = [j for j in elig if values[j] == best]
-            won = split_pot(amount, winners)
+            won = split_pot(amount, winners, self.config.odd_chip)
             for w, chips in won:
                 self._stack[w] += chips
                 self._ops.append(AwardPot(p, seats[w], chips))
@@ -994,11 +810,10 @@ class Hand:
         self._void_reason = str(reason)
         self._street = COMPLETE
         self._ops.append(VoidHand(str(reason)))
-        self._inputs.append(["void", str(reason)])
         self._check()
 
     # ------------------------------------------------------------------ copies, journal
-    def copy(self) -> "Hand":
+    def copy(self) -> Hand:
         """An independent copy (cards and records are immutable and shared)."""
         h = object.__new__(Hand)
         d = self.__dict__.copy()
@@ -1013,10 +828,31 @@ class Hand:
     def to_dict(self) -> dict[str, Any]:
         """JSON-able snapshot ``{"config": ..., "inputs": [...]}`` (includes private cards:
         for the journal only)."""
-        return {"config": self.config.to_dict(), "inputs": [list(x) for x in self._inputs]}
+        inputs: list[list[Any]] = []
+        for op in self._ops:
+            k = op.OP
+            if k == "deal_hole":
+                inputs.append(["hole", op.seat, str(op.card)])  # type: ignore[attr-defined]
+            elif k == "burn":
+                inputs.append(["burn", str(op.card)])  # type: ignore[attr-defined]
+            elif k == "deal_board":
+                inputs.append(["board", str(op.card)])  # type: ignore[attr-defined]
+            elif k == "fold":
+                inputs.append(["fold"])
+            elif k == "check_or_call":
+                inputs.append(["call"])
+            elif k == "bet_or_raise_to":
+                inputs.append(["raise", op.amount])  # type: ignore[attr-defined]
+            elif k == "show" and not op.auto:  # type: ignore[attr-defined]
+                inputs.append(["show", op.seat])  # type: ignore[attr-defined]
+            elif k == "muck":
+                inputs.append(["muck", op.seat])  # type: ignore[attr-defined]
+            elif k == "void":
+                inputs.append(["void", op.reason])  # type: ignore[attr-defined]
+        return {"config": self.config.to_dict(), "inputs": inputs}
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "Hand":
+    def from_dict(cls, d: Mapping[str, Any]) -> Hand:
         """Rebuild a hand from :meth:`to_dict` by replaying its inputs.
 
         Raises:

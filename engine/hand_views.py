@@ -7,17 +7,24 @@ that seat's own hole cards only.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from engine.evaluation import evaluate
-from engine.views import (LegalActionsView, PotView, SeatDisplayView, SeatPublic, ShowdownLine,
-                          TablePublicView)
+from engine.views import (
+    LegalActionsView,
+    PotView,
+    SeatDisplayView,
+    SeatPublic,
+    ShowdownLine,
+    TablePublicView,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.hand import Hand
 
 
-def _legal_view(hand: "Hand") -> LegalActionsView | None:
+def _legal_view(hand: Hand) -> LegalActionsView | None:
     if hand.actor is None:
         return None
     la = hand.legal_actions()
@@ -29,7 +36,7 @@ def _pot_label(k: int) -> str:
     return "Main pot" if k == 0 else f"Side pot {k}"
 
 
-def _pot_views(hand: "Hand") -> tuple[PotView, ...]:
+def _pot_views(hand: Hand) -> tuple[PotView, ...]:
     if hand.is_complete:
         out = []
         for k, (amount, eligible, won) in enumerate(hand.awards):
@@ -39,14 +46,14 @@ def _pot_views(hand: "Hand") -> tuple[PotView, ...]:
     return tuple(PotView(_pot_label(k), p.amount, p.eligible) for k, p in enumerate(hand.pots))
 
 
-def _description(hand: "Hand", cards) -> str:
+def _description(hand: Hand, cards) -> str:
     allc = tuple(cards) + hand.board
     if len(allc) < 5:
         return ""
     return evaluate(allc).description
 
 
-def public_view(hand: "Hand", names: Mapping[int, str] | None = None) -> TablePublicView:
+def public_view(hand: Hand, names: Mapping[int, str] | None = None) -> TablePublicView:
     """:class:`TablePublicView` of ``hand`` (names default to the config's)."""
     cfg = hand.config
     nm = dict(cfg.names)
@@ -81,7 +88,7 @@ def public_view(hand: "Hand", names: Mapping[int, str] | None = None) -> TablePu
         big_blind=cfg.big_blind, ante=cfg.ante or cfg.big_blind_ante, message=message)
 
 
-def seat_view(hand: "Hand", seat: int) -> SeatDisplayView:
+def seat_view(hand: Hand, seat: int) -> SeatDisplayView:
     """:class:`SeatDisplayView` for ``seat``: its own hole cards, what it owes, its legal
     actions when it is to act, and its net result once the hand is complete."""
     cfg = hand.config

@@ -20,8 +20,8 @@ button (index 0), which is also the order TDA 20-A uses for odd chips.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool],
         amount = 0
         for c in contributions:
             if c > prev:
-                amount += (level if c > level else c) - prev
+                amount += (min(c, level)) - prev
         eligible = [i for i in range(n) if live[i] and contributions[i] >= level]
         if pots and pots[-1][1] == eligible:
             pots[-1] = (pots[-1][0] + amount, eligible)
@@ -78,16 +78,29 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool],
     return pots
 
 
-def split_pot(amount: int, winners: Sequence[int]) -> list[tuple[int, int]]:
+def split_pot(amount: int, winners: Sequence[int], unit: int = 1) -> list[tuple[int, int]]:
     """Split ``amount`` between ``winners`` (indices in clockwise order from the button).
 
-    Each gets ``amount // len(winners)``; the ``amount % len(winners)`` odd chips go one
-    each to the first winners left of the button (TDA 20-A, chips broken down to one
-    unit).  Returns ``[(index, chips), ...]`` in the order given.
+    Each gets an equal share in whole chips of ``unit`` (the smallest chip in play); the
+    odd chips left over go one ``unit`` each to the first winners left of the button
+    (TDA 20-A), and a remainder smaller than ``unit`` (only with stacks that are not whole
+    chips) to the first of them.  Returns ``[(index, chips), ...]`` in the order given.
+
+    >>> split_pot(1500, [0, 1], unit=100)
+    [(0, 800), (1, 700)]
     """
     k = len(winners)
-    q, r = divmod(amount, k)
-    return [(w, q + 1 if j < r else q) for j, w in enumerate(winners)]
+    unit = max(1, unit)
+    share = (amount // (k * unit)) * unit
+    left = amount - share * k
+    out = []
+    for w in winners:
+        extra = min(unit, left)
+        left -= extra
+        out.append((w, share + extra))
+    if left:
+        out[0] = (out[0][0], out[0][1] + left)
+    return out
 
 
 def uncalled(bets: Sequence[int]) -> tuple[int, int] | None:

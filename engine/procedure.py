@@ -278,12 +278,13 @@ class DealingProcedure(Detection):
         if isinstance(event, Declaration) and event.kind in ("confirm_ruling", "override_ruling"):
             return self._decide(event)
         snap = self.s.copy()
-        repeats = self.repeats
+        repeats, n_rulings = self.repeats, len(self.book.rulings)
         try:
             outs = self._dispatch(event)
         except Exception:
             self.s = snap
             self.repeats = repeats
+            del self.book.rulings[n_rulings:]
             raise
         new = [o for o in outs if isinstance(o, RulingIssued)]
         if new:

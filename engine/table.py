@@ -133,6 +133,7 @@ class TableCore:
         self.undo: dict[str, Any] | None = None
         self.shoe_draws = 0  # cards drawn since the shoe was last loaded
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
+        self.free_hand = False  # the current hand was set up by hand, outside the tournament
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -150,8 +151,15 @@ class TableCore:
 
     @classmethod
     def from_config(cls, config: Any) -> "TableCore":
-        """A fresh table from a :class:`pi_app.config.TableConfig`-like object."""
-        return cls.new(config.table_settings())
+        """A fresh table from a :class:`pi_app.config.TableConfig`-like object (its seats,
+        names, structure, house profile, seeds, layout and name)."""
+        names = dict(getattr(config, "names", {}) or {})
+        players = {s: names.get(s, f"Seat {s}") for s in config.seats}
+        return cls.new(TableSettings(
+            players=players, structure=config.structure, profile=config.house_profile,
+            seed=int(getattr(config, "seed", 0) or 0),
+            deck_seed=int(getattr(config, "deck_seed", 0) or 0),
+            layout=getattr(config, "tv_layout", "split"), name=config.name))
 
     # ------------------------------------------------------------------ reading
     @property
@@ -168,6 +176,8 @@ class TableCore:
         return bool(self.tournament.finished)
 
     def names(self) -> dict[int, str]:
+        if self.free_hand and self.proc is not None:
+            return dict(self.proc.hand.config.names)
         return {e.seat: e.name for e in self.tournament.active() if e.seat is not None}
 
     def starts_new_hand(self, event: Event) -> bool:
@@ -321,6 +331,7 @@ class TableCore:
             small_blind_seat=pos.small_blind if setup.big_blind else None,
             big_blind_seat=pos.big_blind if setup.big_blind else None,
             names=self.names(), hand_number=self.hand_number,
+            odd_chip=self._smallest_chip(),
         )
         effects += self._clock_effects(tour.hand_started(t))
         self.proc = DealingProcedure(cfg, self.registry, self.settings.profile,
@@ -331,6 +342,7 @@ class TableCore:
         self.undo = None
         self.shoe_draws = 0
         self.load_count = 1
+        self.free_hand = False
         effects.append(ShoeCommand("mode", "deal"))
         if setup.bonus:
             effects.append(Notice(f"Bonus {setup.bonus} in this pot"))
@@ -338,6 +350,31 @@ class TableCore:
                                        f"{setup.small_blind}/{setup.big_blind}"
                                        f"{f' ante {setup.ante}' if setup.ante else ''}"))
         return effects
+
+    def _start_free_hand(self, cfg: HandConfig, t: float) -> list[Effect]:
+        """A hand outside the tournament (a recorded hand, a training deal): its seats,
+        stacks and blinds come from ``cfg``; the clock and standings are not touched."""
+        if self.in_hand or (self.proc is not None and self.proc.stopped):
+            raise TableStateError("a hand is in progress: finish it first")
+        self.hand_number += 1
+        cfg = dataclasses.replace(cfg, hand_number=self.hand_number)
+        self.proc = DealingProcedure(cfg, self.registry, self.settings.profile,
+                                     seed=_mix(self.settings.seed, self.hand_number))
+        self.free_hand = True
+        self.seat_inputs, self.results, self.undo = {}, {}, None
+        self.shoe_draws, self.load_count = 0, 1
+        return [ShoeCommand("mode", "deal"),
+                LogLine("INFO", f"hand {self.hand_number} (set up by hand): button "
+                                f"{cfg.button}, seats {sorted(cfg.stacks)}")]
+
+    def _smallest_chip(self) -> int:
+        """The smallest denomination in play now (the odd chip of a split pot, TDA 20-A)."""
+        clock = self.tournament.clock
+        try:
+            chips = clock.structure.denominations_in_play(clock.index)
+        except Exception:  # noqa: BLE001 - a structure without a chip set
+            chips = ()
+        return min(chips) if chips else 1
 
     def _color_up_if_due(self) -> list[Effect]:
         due = self.tournament.color_up_due()
@@ -391,7 +428,8 @@ class TableCore:
             effects.append(HandHistory(self.hand_number, private, private=True))
             effects.append(HandHistory(self.hand_number, dumps_hand(phh, public=True),
                                        private=False))
-        effects += self._clock_effects(self.tournament.hand_finished(t, hand.stacks))
+        if not self.free_hand:
+            effects += self._clock_effects(self.tournament.hand_finished(t, hand.stacks))
         return effects
 
     # ------------------------------------------------------------------ players
@@ -471,6 +509,8 @@ class TableCore:
             if c == "mute":
                 self.muted = bool(a.get("on", not self.muted))
                 return [Notice("Sound off" if self.muted else "Sound on")]
+            if c == "start_hand":
+                return self._start_free_hand(HandConfig.from_dict(a["config"]), t)
             if c == "restarted":
                 # the service restarted: the clock policy decides (paused by default)
                 if a.get("policy", "paused") == "paused" and tour.clock.started \
@@ -523,8 +563,8 @@ class TableCore:
         """Seat -> what that seat's display shows (its own cards only)."""
         out: dict[int, SeatDisplayView] = {}
         names = self.names()
-        stacks = self.tournament.stacks()
         hand = self.hand
+        stacks = hand.stacks if self.free_hand and hand is not None else self.tournament.stacks()
         for seat in sorted(set(stacks) | (set(hand.seats) if hand is not None else set())):
             if hand is not None and seat in hand.seats:
                 v = self.proc.seat_view(seat)  # type: ignore[union-attr]
@@ -547,7 +587,8 @@ class TableCore:
         for place, e in tour.standings():
             if place is not None and e.seat is not None and (not e.active or tour.finished):
                 places[str(e.seat)] = place
-        stacks = self.hand.stacks if self.in_hand else tour.stacks()  # type: ignore[union-attr]
+        stacks = (self.hand.stacks if self.in_hand or self.free_hand  # type: ignore[union-attr]
+                  else tour.stacks())
         return {
             "hands_played": tour.hands_played,
             "final_stacks": {str(s): c for s, c in sorted(stacks.items())},
@@ -578,6 +619,7 @@ class TableCore:
             "undo": self.undo,
             "shoe_draws": self.shoe_draws,
             "load_count": self.load_count,
+            "free_hand": self.free_hand,
         }
 
     @classmethod
@@ -609,6 +651,7 @@ class TableCore:
         self.undo = d["undo"]
         self.shoe_draws = int(d["shoe_draws"])
         self.load_count = int(d["load_count"])
+        self.free_hand = bool(d["free_hand"])
 
 
 def _mix(*parts: object) -> int:

@@ -303,8 +303,6 @@ def _structure(c: _Checker, base_dir: Path | None) -> tuple[str, str]:
             except InvalidInputError as exc:
                 problems = getattr(exc, "problems", None) or [str(exc)]
                 raise c.fail("tournament.structure", str(problems[0])) from None
-    c.int_range(sec, "tournament", "seed", 0, 0, 2**63 - 1)
-    c.int_range(sec, "tournament", "deck_seed", 0, 0, 2**63 - 1)
     profile = c.get(sec, "tournament", "house_profile", str, "tda2024")
     try:
         from engine.irregularities import PROFILES
@@ -454,6 +452,9 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         raise c.fail("table.name", f"must be 1..40 characters, got {name!r}")
     seats, names = _seats(c)
     structure, profile = _structure(c, base_dir)
+    tour = c.section("tournament")
+    seed = c.int_range(tour, "tournament", "seed", 0, 0, 2**63 - 1)
+    deck_seed = c.int_range(tour, "tournament", "deck_seed", 0, 0, 2**63 - 1)
     state_dir, every = _state_dir(c, base_dir, env)
     backends = _backends(c)
     factory, buttons = _buttons(c, seats, backends)
@@ -474,8 +475,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     watchdog = c.get(svc, "service", "watchdog", bool, True)
     return TableConfig(
         source=source, name=name, seats=seats, names=names, structure=structure,
-        house_profile=profile, seed=int(data.get("tournament", {}).get("seed", 0)),
-        deck_seed=int(data.get("tournament", {}).get("deck_seed", 0)), state_dir=state_dir, snapshot_every=every, backends=backends,
+        house_profile=profile, seed=seed, deck_seed=deck_seed, state_dir=state_dir,
+        snapshot_every=every, backends=backends,
         pin_factory=factory, buttons=buttons, displays=displays, shoe_port=port,
         shoe_baudrate=baud, tv_width=width, tv_height=height, tv_layout=layout, tv_fps=fps,
         mux_parent_bus=mux_parent, mux_address=mux_address, sound=sound,

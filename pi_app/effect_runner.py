@@ -82,11 +82,18 @@ class EffectRunner:
         sub = self.history_dir if effect.private else self.history_dir / "public"
         return sub / f"hand-{effect.hand_number:06d}.phh"
 
-    def write_history(self, effect: HandHistory) -> bool:
-        """Write one history; False (and the error kept in ``disk_errors``) on failure."""
+    def write_history(self, effect: HandHistory, replay: bool = False) -> bool:
+        """Write one history; False (and the error kept in ``disk_errors``) on failure.
+        With ``replay``, a file already holding the same text is left alone."""
         path = self.history_path(effect)
         if path is None:
             return True
+        if replay:
+            try:
+                if path.read_text() == effect.phh:
+                    return True
+            except (OSError, UnicodeDecodeError):
+                pass
         try:
             write_atomic(path, effect.phh, 0o600 if effect.private else 0o644)
         except OSError as exc:
@@ -102,7 +109,7 @@ class EffectRunner:
         (re)written; sounds, shoe commands, notices and logs are skipped."""
         for effect in effects:
             if isinstance(effect, HandHistory):
-                self.write_history(effect)
+                self.write_history(effect, replay=replay)
                 continue
             if replay:
                 continue

@@ -151,9 +151,9 @@ class _Hardware:
 class Simulation:
     """One simulated run (build with options, then :meth:`run`)."""
 
-    def __init__(self, opts: SimOptions) -> None:
+    def __init__(self, opts: SimOptions, settings: TableSettings | None = None) -> None:
         self.opts = opts
-        self.settings = settings_for(opts)
+        self.settings = settings or settings_for(opts)
         self.late = (opts.late if opts.late is not None
                      else default_late_entries(opts.preset, opts.players))
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -197,14 +197,20 @@ class Simulation:
         summary (``hands_played``, ``final_stacks``, ``places``, ``history_sha256``)."""
         try:
             self._settle()
+            stuck = 0
             while self.steps < self.opts.max_steps:
                 max_hands = None if self.opts.until_winner else self.opts.hands
                 step = next_step(self.core, seed=self.opts.seed, max_hands=max_hands,
                                  late=self.late)
                 if step.kind == "done":
                     break
+                rejected = self.loop.counts["rejected"]
                 self._perform(step)
                 self.steps += 1
+                stuck = stuck + 1 if self.loop.counts["rejected"] > rejected else 0
+                if stuck >= 20:
+                    raise SimError(f"the simulation is stuck: the table keeps refusing "
+                                   f"{step.kind} {step.arg} (see the log)")
             self._settle()
             return self.summary()
         finally:

@@ -54,6 +54,11 @@ from hardware.shoe.protocol import (
 
 _log = logging.getLogger(__name__)
 
+# ``shoesim://`` URLs (hardware/shoe/protocol_shoesim.py) work for any port setting; the
+# handler module, and the simulator with it, is imported only when such a URL is opened.
+if "hardware.shoe" not in serial.protocol_handler_packages:
+    serial.protocol_handler_packages.append("hardware.shoe")
+
 SILENT_TIMEOUT = 3.5   # s without a valid frame: three missed 1 Hz heartbeats plus slack
 PENDING_MAX = 512      # out-of-order frames held while waiting for a replay
 
@@ -216,7 +221,7 @@ class ShoeClient:
                 # when the USB device disappears under it.
                 self._close()
                 self._set_online(False, f"shoe port vanished ({self.port}): {exc}")
-            except Exception:  # a bug here must not silently end the shoe: report, go on
+            except Exception:  # noqa: BLE001 - a bug must not silently end the shoe
                 _log.exception("shoe client error; reopening the port")
                 self._close()
                 self._set_online(False, "shoe client error (see the log); reopening")

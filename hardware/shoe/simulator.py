@@ -122,8 +122,10 @@ class SimulatedShoe:
 
     Attributes:
         path: the stable path the host opens (a symlink to the current pty slave).
-        sent: cards drawn so far (all power-ups); ``expected[draw]`` per power-up is not
-            kept -- use :attr:`log` (``(boot, draw, uid_hex)`` for every card).
+        device: the firmware's ``ShoeDevice`` of the current power-up.
+        sent: cards drawn so far, over all power-ups.
+        log: ``(boot, draw, uid_hex)`` for every card drawn, in order.
+        boots: boot ids of every power-up so far.
     """
 
     def __init__(self, *, seed: int = 0, faults: Faults | None = None, window: int = WINDOW,

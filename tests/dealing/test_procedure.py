@@ -206,3 +206,33 @@ def test_reader_repeat_is_counted_not_ruled():
     assert len(b.proc.draws) == 1
     rng = random.Random(0)
     assert rng  # keep imports honest
+
+
+def test_deck_check_with_the_stub_run_through_the_shoe():
+    b = Builder("x")
+    b.play_out()
+    p = b.proc
+    out = {d.uid for d in p.draws}
+    stub = [u for u in p.registry.uids() if u not in out]
+    assert p.deck_check(stub).ok
+    short = p.deck_check(stub[1:])
+    assert not short.ok and short.missing == (p.registry.card(stub[0]),)
+    dup = p.deck_check(stub + [next(iter(out))])
+    assert not dup.ok and len(dup.duplicated) == 1
+    counts = dict(p.deck_check().counts)
+    assert counts["hole"] + counts["mucked"] == 8 and counts["burn"] == 3
+    assert counts["board"] == 5 and counts["stub"] == 36
+
+
+def test_exposed_card_that_plays_is_public():
+    b = Builder("x", profile="gunpowder")
+    b.holes()
+    b.act(3, "fold")
+    b.act(4, "fold")
+    b.declare("exposed_card", draw=1)
+    p = b.proc
+    assert p.rulings[-1].code == "EXPOSED_CARD_PLAYS"
+    seat1 = next(sp for sp in p.public_view().seats if sp.seat == 1)
+    assert seat1.shown_cards == (p.draws[0].card,)
+    seat2 = next(sp for sp in p.public_view().seats if sp.seat == 2)
+    assert seat2.shown_cards == ()

@@ -81,6 +81,14 @@ def chaos_hand(seed: int) -> int:
             i = 0
         elif r < 0.04 and proc.draws:
             ev = Declaration(t=t, kind=rng.choice(["exposed_card", "boxed_card"]))
+        elif r < 0.045 and proc.draws:
+            ev = Declaration(t=t, kind=rng.choice(["wrong_seat", "seat_skipped",
+                                                   "button_out_of_position", "floor_misdeal",
+                                                   "exposed_card"]),
+                             seat=rng.randint(1, 10),
+                             draw=rng.choice([None, rng.choice(proc.draws).shoe_draw]))
+        elif r < 0.047:
+            ev = PlayerAction(t=t, seat=rng.randint(1, 10), action="check_call")
         elif r < 0.05:
             ev = StubReshuffled(t=t)
         elif r < 0.07 and proc.pending_ruling() is not None:

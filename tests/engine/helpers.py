@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from engine.cards import ALL_CARDS, Card, parse_cards
 from engine.hand import Hand, HandConfig

@@ -8,7 +8,7 @@ big blind), so stacks compare index by index.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from pokerkit import Automation, Mode, NoLimitTexasHoldem
 

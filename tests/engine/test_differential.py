@@ -84,8 +84,8 @@ def test_difference_odd_chips_one_each_from_the_button():
     board = "AsKdQhJcTs"
     actions = [("c",)] * 4 + [("r", 10), ("c",), ("c",), ("f",)] + [("c",)] * 6
     rng = random.Random(0)
-    from tests.engine.oracle import play_ours, pokerkit_play
     from engine.cards import parse_cards
+    from tests.engine.oracle import play_ours, pokerkit_play
     hole_list = [parse_cards(holes[x]) for x in h.seats]
     hand, _ = play_ours(h.config, hole_list, parse_cards(board), rng, actions)
     assert hand.awards[0][0] == 38

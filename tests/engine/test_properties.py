@@ -23,10 +23,10 @@ def configs(draw):
     bb = 0 if no_blinds else draw(st.integers(1, 50))
     sb = 0 if no_blinds else draw(st.integers(0, bb))
     stacks = {s: draw(st.integers(1, 3000)) for s in seats}
-    kw = dict(stacks=stacks, button=draw(st.integers(1, 10)), small_blind=sb, big_blind=bb,
-              ante=draw(st.sampled_from([0, 0, 1, 5, 25])),
-              raise_rule=draw(st.sampled_from(["standard", "double"])),
-              bonus=draw(st.sampled_from([0, 0, 7])))
+    kw: dict = {"stacks": stacks, "button": draw(st.integers(1, 10)), "small_blind": sb,
+                "big_blind": bb, "ante": draw(st.sampled_from([0, 0, 1, 5, 25])),
+                "raise_rule": draw(st.sampled_from(["standard", "double"])),
+                "bonus": draw(st.sampled_from([0, 0, 7]))}
     if no_blinds:
         kw["min_bet"] = draw(st.integers(1, 40))
     elif draw(st.booleans()):

@@ -340,3 +340,25 @@ def test_chip_conservation_error_is_raised_when_broken():
     h._stack[0] += 1                           # simulate a bug
     with pytest.raises(ChipConservationError):
         h.check_or_call()
+
+
+def test_explicit_preflop_first_seat():
+    h = new_hand({1: 100, 2: 100, 3: 100, 4: 100}, button=4, small_blind=1, big_blind=2,
+                 posts={3: 4}, preflop_first_seat=4)
+    assert h.preflop_first_seat == 4
+    h.deal_from(stacked(h, HOLES4))
+    assert h.actor == 4 and h.legal_actions().call_amount == 4
+    assert HandConfig.from_dict(h.config.to_dict()) == h.config
+
+
+def test_public_operations_hold_no_private_card():
+    h = new_hand({1: 500, 2: 500, 3: 500}, button=3, small_blind=5, big_blind=10)
+    deck = stacked(h, {1: "AsAh", 2: "KsKh", 3: "2c7d"}, "3c8d9hJsQc")
+    h.deal_from(deck)
+    h.fold()
+    run_out(h, deck)
+    ops = h.public_operations()
+    assert not any(op.OP in ("deal_hole", "burn") for op in ops)
+    shown = {c for op in ops if op.OP == "show" for c in op.cards}
+    assert shown == set(parse_cards("AsAhKsKh"))
+    assert len(h.operations) - len(ops) == 6 + 3

@@ -95,3 +95,13 @@ def test_valid_variants() -> None:
 def test_errors_name_the_source_given() -> None:
     with pytest.raises(ConfigError, match=r"^table\.toml: seats\.count: must be 2\.\.10, got 12$"):
         parse_config("[seats]\ncount = 12\n", "table.toml")
+
+
+def test_table_settings_for_the_real_core() -> None:
+    cfg = parse_config('[seats]\nin_use = [2, 5, 7]\n[seats.names]\n5 = "Eve"\n'
+                       '[tournament]\nstructure = "mini"\nseed = 42\n[table]\nname = "T"\n',
+                       "t.toml")
+    assert cfg.player_names() == {2: "Player 2", 5: "Eve", 7: "Player 7"}
+    settings = cfg.table_settings()
+    assert settings.players == cfg.player_names() and settings.seed == 42
+    assert settings.structure == "mini" and settings.name == "T"

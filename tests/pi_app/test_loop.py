@@ -111,6 +111,12 @@ def test_effects_are_carried_out(tmp_path: Path, caplog) -> None:
     runner.run([Alert("level_start"), ShoeCommand("unlock"), HandHistory(4, "x", True)],
                replay=True)
     assert len(sounds) == 1 and len(shoe) == 1 and (tmp_path / "hands/hand-000004.phh").exists()
+    # a replayed history already on disk is not rewritten; a different one is replaced
+    before = private.stat().st_mtime_ns, runner.histories_written
+    runner.run([HandHistory(3, "private text", True)], replay=True)
+    assert (private.stat().st_mtime_ns, runner.histories_written) == before
+    runner.run([HandHistory(3, "corrected", True)], replay=True)
+    assert private.read_text() == "corrected"
 
 
 def test_ticks_on_a_fixed_grid(tmp_path: Path) -> None:

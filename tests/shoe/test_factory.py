@@ -84,3 +84,18 @@ def test_sim_backend_survives_unplug_through_the_url_handler():
     finally:
         client.stop()
         client.simulator.stop()
+
+
+def test_serial_backend_accepts_a_shoesim_url():
+    q: queue.Queue = queue.Queue()
+    client = make_shoe({"backend": "serial", "port": "shoesim://urlport?seed=4"}, q)
+    from hardware.shoe import protocol_shoesim
+
+    sim = protocol_shoesim.simulator_for_url("shoesim://urlport")
+    try:
+        assert wait_event(q, lambda e: isinstance(e, ShoeStatus)).online
+        sim.deal(1)
+        assert wait_event(q, lambda e: isinstance(e, CardDrawn)).draw == 1
+    finally:
+        client.stop()
+        sim.stop()

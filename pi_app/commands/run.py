@@ -1,0 +1,104 @@
+"""``pokertable run [--config FILE]``: run the table.
+
+* With a table's config (real devices), this is the service a venue's Pi runs under
+  systemd: one loop, the journal, the devices, until SIGTERM (:mod:`pi_app.daemon`).
+* With the embedded default config (``--config`` left out) the table is the simulated one:
+  every device mocked, bots at the seats.  The simulated tournament is played through every
+  layer (simulated shoe over the wire protocol, mocked keys, loop, journal, screens) until a
+  player has every chip.  With a display present the TV opens in a window; without one the
+  TV and seat-display pictures are written to a folder, and the command says where.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from engine.errors import InvalidInputError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the table (default: the simulated table)",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", help="the table's TOML config (default: the embedded "
+                                    "simulated table)")
+    p.add_argument("--headless", action="store_true", help="never open a window")
+    p.add_argument("--screenshots", metavar="DIR", help="where the simulated table writes "
+                                                       "its pictures (default: <state>/screens)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the simulated table")
+    p.add_argument("--service", action="store_true",
+                   help="run the service loop on the configured devices even when all are "
+                        "mocked (no bots; stop with Ctrl-C or SIGTERM)")
+    p.add_argument("--fresh", action="store_true",
+                   help="simulated table: start over instead of resuming its journal")
+    p.set_defaults(func=_handler)
+
+
+def is_simulated(config) -> bool:
+    """True when every device is mocked and the shoe is the simulator: bots play."""
+    return config.shoe_port == "sim" and all(v == "mock" for v in config.backends.values())
+
+
+def _handler(args: argparse.Namespace) -> int:
+    from pi_app.config import load_config
+
+    config = load_config(args.config)
+    if args.service or not is_simulated(config):
+        from pi_app.daemon import run_daemon
+
+        return run_daemon(config)
+    return _run_simulated(config, args)
+
+
+def _run_simulated(config, args: argparse.Namespace) -> int:
+    from pi_app.simulator import SimOptions, run_sim
+
+    window = not args.headless and bool(os.environ.get("DISPLAY")
+                                         or os.environ.get("WAYLAND_DISPLAY"))
+    state_dir = Path(config.state_dir)
+    state_dir.mkdir(parents=True, exist_ok=True)
+    shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
+    journal = state_dir / "sim-journal.db"
+    if args.fresh or _finished(journal):
+        for p in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+            p.unlink(missing_ok=True)
+        if shots.exists():
+            for f in shots.glob("*"):
+                if f.is_file():
+                    f.unlink()
+    seed = args.seed if args.seed is not None else int(getattr(config, "seed", 1) or 1)
+    players = len(config.seats)
+    if players < 2:
+        raise InvalidInputError("the simulated table needs at least 2 seats")
+    resume = journal.exists()
+    print(f"Simulated table '{config.name}': {players} bots, structure "
+          f"'{config.structure}', seed {seed}"
+          f"{' (resuming ' + str(journal) + ')' if resume else ''}", flush=True)
+    opts = SimOptions(preset=config.structure, players=players, seed=seed, until_winner=True,
+                      journal=str(journal), resume=resume, screenshots=str(shots),
+                      show_window=window, headless=not window, profile=config.house_profile,
+                      layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height))
+    summary = run_sim(opts)
+    places = sorted(summary["places"].items(), key=lambda kv: kv[1])
+    print(f"{summary['hands_played']} hands played; "
+          + ", ".join(f"{p}. seat {s}" for s, p in places[:3]))
+    print(f"TV and seat-display pictures: {shots}  (index.txt lists them)")
+    print(f"hand histories: {state_dir / 'sim-journal-hands'}")
+    print(json.dumps(summary, sort_keys=True))
+    sys.stdout.flush()
+    return 0
+
+
+def _finished(journal: Path) -> bool:
+    """A finished simulated tournament is not resumed: the next run starts over."""
+    if not journal.exists():
+        return False
+    from pi_app.commands.state import recovered_state
+
+    try:
+        return bool(recovered_state(str(journal))["summary"].get("finished"))
+    except Exception:  # noqa: BLE001 - an unreadable old journal: start over
+        return True
