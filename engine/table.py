@@ -49,7 +49,7 @@ from engine.hand import HandConfig
 from engine.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
 from engine.procedure import DealingProcedure
 from engine.registry import DeckRegistry, make_test_deck
-from pi_app.seat_input import IDLE, SeatInput, apply_seat_button
+from engine.seat_input import IDLE, SeatInput, apply_seat_button
 from engine.structure import load_structure
 from engine.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
@@ -134,6 +134,7 @@ class TableCore:
         self.shoe_draws = 0  # cards drawn since the shoe was last loaded
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
         self.free_hand = False  # the current hand was set up by hand, outside the tournament
+        self.reshuffles = 0  # mid-hand reshuffles of the stub since the shoe was loaded
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -312,6 +313,9 @@ class TableCore:
         tour = self.tournament
         if not tour.clock.started:
             effects += self._clock_effects(tour.start(t))
+        elif tour.round_over and tour.structure.qualifiers is not None:
+            effects += self._clock_effects(tour.start(t))  # the next qualifier, or the final
+            self.pos = _Positions()  # a new round draws for the button again
         else:
             effects += self._clock_effects(tour.tick(t))
         effects += self._color_up_if_due()
@@ -342,6 +346,7 @@ class TableCore:
         self.undo = None
         self.shoe_draws = 0
         self.load_count = 1
+        self.reshuffles = 0
         self.free_hand = False
         effects.append(ShoeCommand("mode", "deal"))
         if setup.bonus:
@@ -362,7 +367,7 @@ class TableCore:
                                      seed=_mix(self.settings.seed, self.hand_number))
         self.free_hand = True
         self.seat_inputs, self.results, self.undo = {}, {}, None
-        self.shoe_draws, self.load_count = 0, 1
+        self.shoe_draws, self.load_count, self.reshuffles = 0, 1, 0
         return [ShoeCommand("mode", "deal"),
                 LogLine("INFO", f"hand {self.hand_number} (set up by hand): button "
                                 f"{cfg.button}, seats {sorted(cfg.stacks)}")]
@@ -467,6 +472,9 @@ class TableCore:
         if isinstance(ev, ShoeReloaded):
             self.shoe_draws = 0
             self.load_count += 1
+            self.reshuffles = 0
+        elif isinstance(ev, StubReshuffled):
+            self.reshuffles += 1
         outcomes = self.proc.apply(ev)
         if isinstance(ev, CardDrawn):
             self.shoe_draws += 1
@@ -492,7 +500,7 @@ class TableCore:
                 return self._clock_effects(tour.pause(t))
             if c == "resume":
                 return self._clock_effects(tour.resume(t))
-            if c == "late_entry":
+            if c in ("late_entry", "register"):
                 e = tour.register(str(a["name"]), int(a["seat"]), now=t)
                 return [Notice(f"{e.name} joins in seat {e.seat} with {e.chips}"),
                         LogLine("INFO", f"late entry {e.name} seat {e.seat}: {e.chips} chips "
@@ -589,6 +597,9 @@ class TableCore:
                 places[str(e.seat)] = place
         stacks = (self.hand.stacks if self.in_hand or self.free_hand  # type: ignore[union-attr]
                   else tour.stacks())
+        if not stacks and tour.finished:  # a timed final: the stacks when the time ran out
+            stacks = {e.seat: e.chips_at_out for e in tour.entrants
+                      if e.round == tour.round and e.seat is not None and e.chips_at_out}
         return {
             "hands_played": tour.hands_played,
             "final_stacks": {str(s): c for s, c in sorted(stacks.items())},
@@ -620,6 +631,7 @@ class TableCore:
             "shoe_draws": self.shoe_draws,
             "load_count": self.load_count,
             "free_hand": self.free_hand,
+            "reshuffles": self.reshuffles,
         }
 
     @classmethod
@@ -652,6 +664,7 @@ class TableCore:
         self.shoe_draws = int(d["shoe_draws"])
         self.load_count = int(d["load_count"])
         self.free_hand = bool(d["free_hand"])
+        self.reshuffles = int(d["reshuffles"])
 
 
 def _mix(*parts: object) -> int:

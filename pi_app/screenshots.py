@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -34,10 +35,11 @@ class ScreenRecorder:
         size: the TV size, ``(1920, 1080)`` or ``(1280, 720)``.
         window: show the TV in a window when a display is present.
         players: seats with a display (1..players).
+        queue: where the devices put their :class:`engine.events.DeviceStatus` events.
     """
 
     def __init__(self, folder: str | os.PathLike[str] | None, *, size=(1280, 720),
-                 window: bool = False, players: int = 10) -> None:
+                 window: bool = False, players: int = 10, queue: Any = None) -> None:
         from hardware.seat_display import SeatDisplayBank
         from hardware.tv import TV
         from pi_app.screens import ScreenRenderer, screen_key
@@ -46,9 +48,11 @@ class ScreenRecorder:
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
         driver = "auto" if window else "dummy"
-        self.tv = TV(draw=ScreenRenderer(), key=screen_key, size=size, driver=driver, fps=0)
+        self.tv = TV(draw=ScreenRenderer(), queue=queue, key=screen_key, size=size,
+                     driver=driver, fps=0)
         self.tv.open()
-        self.displays = SeatDisplayBank({"backend": "mock", "seats": list(range(1, players + 1))})
+        self.displays = SeatDisplayBank({"backend": "mock", "seats": list(range(1, players + 1))},
+                                        queue)
         self.count = 0
         self._level: tuple[int, bool] | None = None
         self._ruling: Any = None
@@ -74,7 +78,8 @@ class ScreenRecorder:
         if state.ruling is not None and state.ruling != self._ruling:
             if self._ruling is None or state.ruling.code != self._ruling.code \
                     or state.ruling.status == "advisory":
-                self._save_tv(f"ruling-{state.ruling.code.lower()}",
+                slug = re.sub(r"[^a-z0-9]+", "-", state.ruling.code.lower()).strip("-")
+                self._save_tv(f"ruling-{slug}",
                               f"ruling {state.ruling.code} ({state.ruling.rule}): "
                               f"{state.ruling.status}")
         self._ruling = state.ruling

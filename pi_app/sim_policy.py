@@ -10,6 +10,7 @@ A step is a :class:`Step`:
 
 * ``("draw", uid)``: the dealer draws the next card from the shoe (``uid`` of that card);
 * ``("reload", None)``: the dealer reshuffles a fresh deck into the shoe (after a misdeal);
+* ``("reshuffle", None)``: the dealer reshuffles the stub mid-hand (a ruling asked for it);
 * ``("press", (seat, button, press))``: a player presses a seat key;
 * ``("dealer", (button, press))``: the dealer presses a key on the dealer button box;
 * ``("command", (command, args))``: the operator keys in a command (late entries);
@@ -26,14 +27,14 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dealing import BOARD, BURN, HOLE  # slot names
+from engine.dealing import BOARD, BURN, HOLE, REPEAT, RESHUFFLE, STUB  # slot names
 from engine.table import TableCore
 from pi_app.bots import decide
-from pi_app.seat_input import presses_for
+from engine.seat_input import presses_for
 
 #: seconds each kind of step takes at a real table (our estimate)
 DELAYS = {"draw": 1.2, "press": 2.5, "dealer": 3.0, "reload": 45.0, "command": 1.0,
-          "next_hand": 20.0}
+          "next_hand": 20.0, "reshuffle": 15.0}
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,21 @@ def deck_order(seed: int, hand_number: int, load: int) -> list:
     return cards
 
 
+def next_card(core: TableCore, seed: int):
+    """The card on top of the shoe: the hand's shuffled deck less the cards that are out
+    (dealt, burned, on the board, set aside); after a mid-hand reshuffle of the stub the
+    remaining cards are shuffled again (seeded by the hand, the load and the reshuffle)."""
+    proc = core.proc
+    assert proc is not None
+    out = {d.card for d in proc.draws
+           if d.card is not None and d.destination not in (STUB, REPEAT)}
+    cards = [c for c in deck_order(seed, core.hand_number, core.load_count) if c not in out]
+    if core.reshuffles:
+        random.Random(f"{seed}:reshuffle:{core.hand_number}:{core.load_count}:"
+                      f"{core.reshuffles}").shuffle(cards)
+    return cards[0]
+
+
 def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
               late: tuple[LateEntry, ...] = ()) -> Step:
     """The next thing that happens at the simulated table (see the module docstring)."""
@@ -71,7 +87,16 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
     if proc is None or (proc.hand.is_complete and not proc.stopped):
         if max_hands is not None and core.hand_number >= max_hands:
             return Step("done", None, t0)
-        names = {e.name for e in core.tournament.entrants}
+        tour = core.tournament
+        q = tour.structure.qualifiers
+        if q is not None and (tour.round_over or not tour.clock.started) and not tour.finished:
+            nxt = tour.round + 1
+            seated = [e for e in tour.entrants if e.round == nxt]
+            if nxt <= q.rounds and len(seated) < len(core.settings.players):
+                seat = len(seated) + 1
+                return Step("command", ("register", {"name": f"Q{nxt} Player {seat}",
+                                                     "seat": seat}), t0 + DELAYS["command"])
+        names = {e.name for e in tour.entrants}
         for entry in late:
             if (entry.name not in names and core.hand_number + 1 >= entry.before_hand
                     and core.tournament.registration_open()):
@@ -89,10 +114,10 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
     if proc.stopped:
         return Step("reload", None, t0 + DELAYS["reload"])
     due = proc.expected_next()
+    if due and due[0] == RESHUFFLE:
+        return Step("reshuffle", None, t0 + DELAYS["reshuffle"])
     if due and (due[0] in (BURN, BOARD) or due[0].startswith(HOLE)):
-        order = deck_order(seed, core.hand_number, core.load_count)
-        card = order[core.shoe_draws]
-        return Step("draw", core.registry.uid_of(card), t0 + DELAYS["draw"])
+        return Step("draw", core.registry.uid_of(next_card(core, seed)), t0 + DELAYS["draw"])
     hand = proc.hand
     if hand.actor is not None:
         seat = hand.actor

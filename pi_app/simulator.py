@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.errors import InvalidInputError
 from engine.events import (
-    CardDrawn, DealerButton, DealerCommand, Event, SeatButton, ShoeReloaded,
+    CardDrawn, DealerButton, DealerCommand, Event, SeatButton, ShoeReloaded, StubReshuffled,
 )
 from engine.table import TableCore, TableSettings
 from pi_app.clock_source import RealClock, VirtualClock
@@ -100,6 +100,17 @@ class _Restamp:
         self.loop.put(dataclasses.replace(event, t=self.clock.now()))
 
 
+class _LateSink:
+    """An event sink for devices made before the loop exists (the screens)."""
+
+    def __init__(self) -> None:
+        self.target: _Restamp | None = None
+
+    def put(self, event: Event) -> None:
+        if self.target is not None:
+            self.target.put(event)
+
+
 def sim_pin_maps(players: int):
     """The simulated table's keys: seats 1-6 and the dealer box on the 40-pin header
     (:data:`hardware.pins.DEFAULT_PIN_MAP`), seats 7-10 on a second pin chip standing for
@@ -169,17 +180,20 @@ class Simulation:
             raise SimError(f"{journal} exists: add --resume to continue it, or remove it")
         self.clock = RealClock() if opts.realtime else VirtualClock(0.0)
         self.screens = None
+        sink = _LateSink()
         if opts.screenshots or opts.show_window:
             from pi_app.screenshots import ScreenRecorder
 
             self.screens = ScreenRecorder(opts.screenshots, size=opts.tv_size,
-                                          window=opts.show_window, players=opts.players)
+                                          window=opts.show_window, players=opts.players,
+                                          queue=sink)
         devices = Devices(tv=self.screens.on_screen if self.screens else None,
                           seats=self.screens.on_seats if self.screens else None)
         self.service = build_service(
             None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
             journal_path=journal, resume=opts.resume, devices=devices)
         self.loop = self.service.loop
+        sink.target = _Restamp(self.loop, self.service.clock)
         self.hw = None
         if opts.backend == "hardware":
             self.hw = _Hardware(self.loop, self.service.clock, opts.players, opts)
@@ -248,7 +262,7 @@ class Simulation:
         elif kind == "dealer":
             button, press = arg
             self._press("dealer", button, press, at)
-        else:  # reload and operator commands have no device of their own
+        else:  # reloads, reshuffles and operator commands have no device of their own
             self._direct(kind, arg, at)
             self.loop.pump()
 
@@ -262,6 +276,8 @@ class Simulation:
             ev = DealerButton(t=at, button=arg[0], press=arg[1])
         elif kind == "reload":
             ev = ShoeReloaded(t=at)
+        elif kind == "reshuffle":
+            ev = StubReshuffled(t=at)
         elif kind == "command":
             ev = DealerCommand(t=at, command=arg[0], args=dict(arg[1]))
         else:  # pragma: no cover

@@ -4,6 +4,7 @@
                    [--journal FILE [--resume]] [--json] [--realtime]
                    [--headless] [--screenshots DIR] [--direct]
     pokertable sim --phh FILE... [--json] [--screenshots DIR]
+    pokertable sim --demo exposed-second-card|premature-flop|all [--screenshots DIR]
 
 Bots press the mocked seat keys, the simulated shoe deals over the real wire protocol, the
 loop journals every event; virtual time unless ``--realtime``.  The run is deterministic
@@ -47,10 +48,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--profile", default="tda2024", help="house profile for dealing rulings")
     p.add_argument("--phh", nargs="+", metavar="FILE",
                    help="replay recorded hands (PHH) through the service instead")
+    p.add_argument("--demo", choices=("exposed-second-card", "premature-flop", "all"),
+                   help="play one hand with a deliberate dealing error (misdeal demo)")
     p.set_defaults(func=_handler)
 
 
 def _handler(args: argparse.Namespace) -> int:
+    if args.demo:
+        from pi_app.demos import DEMOS, run_demo
+
+        for name in (DEMOS if args.demo == "all" else (args.demo,)):
+            shots = os.path.join(args.screenshots, name) if args.screenshots else None
+            print(json.dumps(run_demo(name, screenshots=shots, seed=args.seed).to_dict()))
+        return 0
     if args.phh:
         from pi_app.phh_sim import run_phh_files
 

@@ -35,27 +35,42 @@ def _last_json(out: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
+def run_facts(tmp_path_factory):
     j = tmp_path_factory.mktemp("ref") / "j.db"
     r = _run(ARGS + ["--journal", str(j)])
     assert r.returncode == 0, r.stderr
     ref = _last_json(r.stdout)
     assert ref["hands_played"] > 10 and len(ref["final_stacks"]) == 1
-    return ref
+    state = _run(["state", "--journal", str(j), "--json"])
+    events = json.loads(state.stdout)["recovery"]["last_seq"]
+    return ref, events
 
 
+@pytest.fixture(scope="module")
+def reference(run_facts):
+    return run_facts[0]
+
+
+# (kill point, where in the run as a share of its events or hand histories)
 KILL_POINTS = [
-    "journal_append:40", "journal_write:333", "journal_commit:777", "apply:1200",
-    "effects:7", "snapshot:2", "snapshot_commit:3", "journal_write:2500",
-    "apply:4001", "effects:31",
+    ("journal_append", 0.01), ("journal_write", 0.07), ("journal_commit", 0.15),
+    ("apply", 0.25), ("effects", 0.3), ("snapshot", 0.4), ("snapshot_commit", 0.5),
+    ("journal_write", 0.66), ("apply", 0.8), ("effects", 0.9), ("journal_write", 0.99),
 ]
 
 
-@pytest.mark.parametrize("point", KILL_POINTS)
-def test_killed_at_a_point_then_resumed(tmp_path, reference, point):
+@pytest.mark.parametrize("point,share", KILL_POINTS)
+def test_killed_at_a_point_then_resumed(tmp_path, run_facts, point, share):
+    reference, events = run_facts
+    if point == "effects":  # two hand histories (private and public) per hand
+        n = max(1, int(2 * reference["hands_played"] * share))
+    elif point.startswith("snapshot"):  # a snapshot every 200 events
+        n = max(1, int(events / 200 * share))
+    else:
+        n = max(1, int(events * share))
     j = tmp_path / "j.db"
-    r = _run(ARGS + ["--journal", str(j)], {"POKERTABLE_TEST_KILL_AT": point})
-    assert r.returncode == -signal.SIGKILL, (point, r.returncode, r.stderr[-2000:])
+    r = _run(ARGS + ["--journal", str(j)], {"POKERTABLE_TEST_KILL_AT": f"{point}:{n}"})
+    assert r.returncode == -signal.SIGKILL, (point, n, r.returncode, r.stderr[-2000:])
     r2 = _run(ARGS + ["--journal", str(j), "--resume"])
     assert r2.returncode == 0, r2.stderr[-2000:]
     assert _last_json(r2.stdout) == reference
