@@ -5,7 +5,8 @@ import importlib
 
 import pytest
 
-MODULES = ["engine.cards", "engine.events", "engine.evaluation"]
+MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table", "engine.pots",
+           "pi_app.bots"]
 
 
 @pytest.mark.parametrize("name", MODULES)

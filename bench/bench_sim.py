@@ -1,0 +1,101 @@
+"""Whole simulated tournaments: hands per second through every layer, and the time from an
+input event to its applied state and rendered views.
+
+Peers measured in the same run:
+* the bare hand engine (engine.hand, scripted hands: what a hand costs with no service);
+* the same tournament with the events put straight on the loop (no simulated devices).
+
+    .venv/bin/python bench/bench_sim.py [--players 8] [--seed 1] [--short]
+"""
+
+from __future__ import annotations
+
+import argparse
+import warnings
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+from pi_app.simulator import SimOptions, Simulation  # noqa: E402
+
+
+def _pct(xs: list[float], p: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(p / 100 * len(xs)))]
+
+
+def run(label: str, opts: SimOptions, latencies: list[float] | None = None) -> float:
+    sim = Simulation(opts)
+    if latencies is not None:
+        handle = sim.loop.handle
+
+        def timed(event):
+            t0 = time.perf_counter()
+            out = handle(event)
+            latencies.append(time.perf_counter() - t0)
+            return out
+
+        sim.loop.handle = timed  # type: ignore[method-assign]
+    t0 = time.perf_counter()
+    summary = sim.run()
+    dt = time.perf_counter() - t0
+    rate = summary["hands_played"] / dt
+    print(f"  {label:<44} {summary['hands_played']:4d} hands in {dt:6.2f} s = "
+          f"{rate:8.1f} hands/s")
+    return rate
+
+
+def engine_rate(n: int) -> float:
+    warnings.filterwarnings("ignore", category=UserWarning)
+    sys.path.insert(0, os.path.dirname(__file__))
+    from bench_engine import make_scripts, run_ours  # type: ignore
+
+    scripts = make_scripts(n)
+    t0 = time.perf_counter()
+    for script in scripts:
+        run_ours(script)
+    return n / (time.perf_counter() - t0)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--players", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--short", action="store_true", help="20 hands instead of a tournament")
+    a = ap.parse_args()
+    hands = 20 if a.short else None
+    print(f"simulated gunpowder tournament, {a.players} players, seed {a.seed}"
+          + (" (20 hands)" if a.short else " (until a winner)"))
+    with tempfile.TemporaryDirectory() as tmp:
+        def opts(name, **kw):
+            return SimOptions(preset="gunpowder", players=a.players, seed=a.seed, hands=hands,
+                              until_winner=not a.short, journal=os.path.join(tmp, name), **kw)
+
+        direct = run("events straight to the loop (journaled)", opts("a.db", backend="direct"))
+        devices = run("simulated shoe + mocked keys", opts("b.db"))
+        lat: list[float] = []
+        screens = run("... + TV and seat displays rendered headless",
+                      opts("c.db", screenshots=os.path.join(tmp, "shots")), lat)
+    try:
+        eng = engine_rate(300)
+        print(f"  {'bare hand engine (scripted hands)':<44} {eng:8.1f} hands/s")
+        print(f"  whole table with screens costs {eng / screens:.0f}x a bare engine hand")
+    except Exception as exc:  # noqa: BLE001 - the peer is optional
+        print(f"  (bare engine peer unavailable: {exc})")
+    print(f"  devices vs direct: {direct / devices:.2f}x slower; screens vs devices: "
+          f"{devices / screens:.2f}x slower")
+    ms = [x * 1000 for x in lat]
+    print(f"event -> journaled (fsync), applied and rendered: p50 {_pct(ms, 50):.2f} ms, "
+          f"p99 {_pct(ms, 99):.2f} ms, mean {statistics.mean(ms):.2f} ms over {len(ms)} "
+          "events")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
