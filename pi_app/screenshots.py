@@ -10,8 +10,9 @@ and writes PNGs to a folder:
 * ``hand-0012-seat-3.png``: every seat's display at every showdown;
 * ``index.txt``: one line per picture, saying what it shows.
 
-With ``window=True`` and a display present the TV is a real window (pygame), and the seat
-displays are drawn around nothing (their images are still written when a folder is given).
+With ``window=True`` a desk window (pygame) shows the TV with every seat's display in a row
+beneath it, as the table would look from the dealer's chair; the pictures are still written
+when a folder is given.  Closing the window stops the run.
 """
 
 from __future__ import annotations
@@ -47,10 +48,20 @@ class ScreenRecorder:
         self.folder = Path(folder) if folder else None
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
-        driver = "auto" if window else "dummy"
-        self.tv = TV(draw=ScreenRenderer(), queue=queue, key=screen_key, size=size,
-                     driver=driver, fps=0)
-        self.tv.open()
+        self.desk: DeskWindow | None = None
+        self.tv: Any = None
+        self._key = screen_key
+        self._last_key: Any = None
+        if window:  # the desk window owns pygame's display; the TV frame is drawn off-screen
+            import pygame
+
+            self.desk = DeskWindow(size, players)
+            self.renderer = ScreenRenderer()
+            self.surface = pygame.Surface(size)
+        else:
+            self.tv = TV(draw=ScreenRenderer(), queue=queue, key=screen_key, size=size,
+                         driver="dummy", fps=0)
+            self.tv.open()
         self.displays = SeatDisplayBank({"backend": "mock", "seats": list(range(1, players + 1))},
                                         queue)
         self.count = 0
@@ -63,10 +74,16 @@ class ScreenRecorder:
     # ------------------------------------------------------------------ renderers
     def on_screen(self, state: ScreenState) -> None:
         """Draw the TV frame; write a picture at a level change or a new ruling."""
-        self.tv.render(state)
-        self.tv.pump()
-        if self.tv.quit_requested:
-            raise KeyboardInterrupt
+        if self.desk is not None:
+            key = self._key(state)
+            if key != self._last_key:
+                self._last_key = key
+                self.renderer.render(self.surface, state)
+                self.desk.show_tv(self.surface)
+            else:
+                self.desk.pump()
+        else:
+            self.tv.render(state)
         clock = state.clock
         if clock is not None:
             level = (clock.level_number, clock.is_break)
@@ -90,6 +107,8 @@ class ScreenRecorder:
     def on_seats(self, views: dict[int, SeatDisplayView]) -> None:
         """Draw the seat displays; at a showdown write every seat's picture once."""
         self.displays.show(views)
+        if self.desk is not None:
+            self.desk.show_seats({s: d.image for s, d in self.displays.displays.items()})
         hand = self._pending_showdown
         if hand is not None and self.folder is not None:
             for seat, disp in sorted(self.displays.displays.items()):
@@ -109,7 +128,12 @@ class ScreenRecorder:
         self.count += 1
         path = self.folder / f"tv-{self.count:04d}-{what}.png"
         try:
-            self.tv.save_png(path)
+            if self.tv is not None:
+                self.tv.save_png(path)
+            else:
+                import pygame
+
+                pygame.image.save(self.surface, str(path))
         except Exception as exc:  # noqa: BLE001 - a picture never stops the table
             log.warning("could not write %s: %s", path, exc)
             return
@@ -125,4 +149,90 @@ class ScreenRecorder:
         try:
             self.displays.close()
         finally:
-            self.tv.close()
+            if self.tv is not None:
+                self.tv.close()
+            if self.desk is not None:
+                self.desk.close()
+
+
+class DeskWindow:
+    """A window with the TV frame on top and the seat displays (128x64, drawn 2x) below.
+
+    It uses pygame's display like the TV adapter does; under SDL's dummy driver it draws to
+    an invisible surface, which is how the tests check it.
+    """
+
+    SCALE = 2
+    GAP = 8
+
+    def __init__(self, tv_size: tuple[int, int], players: int) -> None:
+        import pygame
+
+        pygame.display.init()
+        self.tv_w, self.tv_h = tv_size
+        self.players = players
+        cell = 128 * self.SCALE + self.GAP
+        per_row = max(1, (self.tv_w + self.GAP) // cell)
+        rows = -(-players // per_row)
+        self.per_row = per_row
+        self.strip_h = rows * (64 * self.SCALE + 26) + self.GAP
+        self.window = pygame.display.set_mode((self.tv_w, self.tv_h + self.strip_h))
+        pygame.display.set_caption("Poker table (simulated): TV and seat displays")
+        self.window.fill((12, 14, 20))
+        self._font = None
+        self.closed = False
+
+    def _label(self, text: str):
+        import pygame
+        from pi_app.screens.theme import font_path  # the shipped DejaVu font
+
+        if self._font is None:
+            pygame.font.init()
+            self._font = pygame.font.Font(str(font_path("bold")), 16)
+        return self._font.render(text, True, (200, 200, 210))
+
+    def show_tv(self, surface) -> None:
+        import pygame
+
+        if surface is None:
+            return
+        self.window.blit(surface, (0, 0))
+        pygame.display.update(pygame.Rect(0, 0, self.tv_w, self.tv_h))
+        self.pump()
+
+    def show_seats(self, images: dict) -> None:
+        import pygame
+
+        cell_w = 128 * self.SCALE + self.GAP
+        cell_h = 64 * self.SCALE + 26
+        for i, seat in enumerate(sorted(images)):
+            img = images[seat]
+            x = self.GAP + (i % self.per_row) * cell_w
+            y = self.tv_h + self.GAP + (i // self.per_row) * cell_h
+            self.window.fill((12, 14, 20), (x, y, cell_w, cell_h))
+            self.window.blit(self._label(f"Seat {seat}"), (x, y))
+            if img is not None:
+                rgb = img.convert("RGB").resize((128 * self.SCALE, 64 * self.SCALE))
+                surf = pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
+                self.window.blit(surf, (x, y + 20))
+        pygame.display.update(pygame.Rect(0, self.tv_h, self.tv_w, self.strip_h))
+        self.pump()
+
+    def pump(self) -> None:
+        import pygame
+
+        for ev in pygame.event.get():
+            if ev.type == pygame.QUIT:
+                self.closed = True
+        if self.closed:
+            raise KeyboardInterrupt("the window was closed")
+
+    def save_png(self, path) -> None:
+        import pygame
+
+        pygame.image.save(self.window, str(path))
+
+    def close(self) -> None:
+        import pygame
+
+        pygame.display.quit()

@@ -140,3 +140,4 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
         seat = hand.showdown_pending[0]
         return Step("press", (seat, "check_call", "press"), t0 + DELAYS["press"])
     raise RuntimeError(f"simulation stuck: expected {due}, street {hand.street}")
+

@@ -64,6 +64,7 @@ class SimOptions:
     tv_size: tuple[int, int] = (1280, 720)
     show_window: bool = False
     max_steps: int = 500_000
+    speed: float | None = None  # with a window: table seconds per real second (None: flat out)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -237,6 +238,14 @@ class Simulation:
 
     def _advance(self, at: float) -> float:
         at = max(at, self.core.last_t)
+        if self.opts.speed and isinstance(self.clock, VirtualClock):
+            # pace the run so a person can watch it, keeping the window responsive
+            wait = min(3.0, max(0.0, at - self.clock.now()) / self.opts.speed)
+            end = time.monotonic() + wait
+            while time.monotonic() < end:
+                time.sleep(min(0.05, end - time.monotonic()))
+                if self.screens is not None and self.screens.desk is not None:
+                    self.screens.desk.pump()
         if isinstance(self.clock, VirtualClock):
             self.clock.advance_to(max(at, self.clock.now()))
         else:

@@ -29,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--screenshots", metavar="DIR", help="where the simulated table writes "
                                                        "its pictures (default: <state>/screens)")
     p.add_argument("--seed", type=int, default=None, help="seed of the simulated table")
+    p.add_argument("--speed", type=float, default=20.0,
+                   help="simulated table in a window: table seconds per real second "
+                        "(default 20; a hand takes a few seconds)")
     p.add_argument("--service", action="store_true",
                    help="run the service loop on the configured devices even when all are "
                         "mocked (no bots; stop with Ctrl-C or SIGTERM)")
@@ -45,6 +48,8 @@ def is_simulated(config) -> bool:
 def _handler(args: argparse.Namespace) -> int:
     from pi_app.config import load_config
 
+    if args.speed is not None and args.speed <= 0:
+        raise InvalidInputError(f"--speed must be above 0, got {args.speed}")
     config = load_config(args.config)
     if args.service or not is_simulated(config):
         from pi_app.daemon import run_daemon
@@ -80,7 +85,8 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     opts = SimOptions(preset=config.structure, players=players, seed=seed, until_winner=True,
                       journal=str(journal), resume=resume, screenshots=str(shots),
                       show_window=window, headless=not window, profile=config.house_profile,
-                      layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height))
+                      layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
+                      speed=args.speed if window else None)
     summary = run_sim(opts)
     places = sorted(summary["places"].items(), key=lambda kv: kv[1])
     print(f"{summary['hands_played']} hands played; "

@@ -82,3 +82,41 @@ def test_bad_player_count_is_a_clear_error(tmp_path, players):
 
     with pytest.raises(SimError, match="2..10"):
         Simulation(SimOptions(players=players, journal=str(tmp_path / "x.db")))
+
+
+
+def test_desk_window_shows_the_tv_and_every_seat_display(tmp_path):
+    """With a display, ``run`` shows the TV and the seat displays together in one window
+    (drawn here on SDL's dummy driver, which has no screen)."""
+    import pygame
+    from PIL import Image
+
+    from pi_app.sim_policy import next_step
+
+    sim = Simulation(SimOptions(players=8, seed=1, hands=3, backend="direct", late=(),
+                                journal=str(tmp_path / "j.db"), show_window=True,
+                                screenshots=str(tmp_path / "shots")))
+    desk = sim.screens.desk
+    try:
+        sim._settle()
+        for _ in range(60):
+            sim._perform(next_step(sim.core, seed=1, max_hands=3))
+        path = tmp_path / "desk.png"
+        desk.save_png(path)
+    finally:
+        sim.close()
+    img = Image.open(path).convert("L")
+    w, h = img.size
+    assert (w, h) == (1280, 720 + desk.strip_h)
+    tv_part = img.crop((0, 0, w, 720))
+    strip = img.crop((0, 720, w, h))
+    assert tv_part.getextrema()[1] > 200  # the TV frame is drawn (white clock digits)
+    # each seat display appears in the strip: bright pixels in every cell
+    cell = 128 * desk.SCALE + desk.GAP
+    for i in range(8):
+        x = desk.GAP + (i % desk.per_row) * cell
+        y = desk.GAP + (i // desk.per_row) * (64 * desk.SCALE + 26) + 20
+        box = strip.crop((x, y, x + 128 * desk.SCALE, y + 64 * desk.SCALE))
+        assert box.getextrema()[1] > 200, f"seat {i + 1} display missing"
+    assert sorted((tmp_path / "shots").glob("tv-*.png")), "the TV pictures are still written"
+    assert not pygame.display.get_init()  # the window was closed cleanly

@@ -1,0 +1,112 @@
+"""Secrets at the level of the whole table: while simulated tournaments are played, no
+unrevealed hole card reaches the TV's view, another seat's display, an INFO log line or a
+public hand history."""
+
+from __future__ import annotations
+
+import re
+
+from engine.effects import HandHistory, LogLine
+from engine.events import (
+    CardDrawn, ClockTick, DealerButton, DealerCommand, SeatButton, ShoeReloaded,
+    StubReshuffled,
+)
+from engine.table import TableCore, TableSettings
+from pi_app.sim_policy import LateEntry, next_step
+
+
+def _event(step, core):
+    t = max(step.at, core.last_t)
+    k, a = step.kind, step.arg
+    if k == "draw":
+        return CardDrawn(t=t, uid=a, draw=core.shoe_draws + 1)
+    if k == "press":
+        return SeatButton(t=t, seat=a[0], button=a[1], press=a[2])
+    if k == "dealer":
+        return DealerButton(t=t, button=a[0], press=a[1])
+    if k == "reload":
+        return ShoeReloaded(t=t)
+    if k == "reshuffle":
+        return StubReshuffled(t=t)
+    if k == "command":
+        return DealerCommand(t=t, command=a[0], args=dict(a[1]))
+    return ClockTick(t=t)
+
+
+def _secret_cards(core):
+    """Hole cards dealt and not (yet) shown or exposed."""
+    proc = core.proc
+    if proc is None:
+        return set()
+    hand = proc.hand
+    exposed = {d.card for d in proc.draws if d.exposed and d.card is not None}
+    out = set()
+    for seat in hand.seats:
+        shown = set(hand.shown_cards(seat))
+        out |= {c for c in hand.hole_cards(seat) if c not in shown and c not in exposed}
+    return out
+
+
+def _cards_on_screen(screen):
+    table = screen.table
+    if table is None:
+        return set()
+    cards = set(table.board)
+    for s in table.seats:
+        cards |= set(s.shown_cards)
+    return cards
+
+
+def _words(screen):
+    parts = []
+    if screen.ruling is not None:
+        parts += [screen.ruling.words, screen.ruling.instruction]
+    if screen.table is not None:
+        parts.append(screen.table.message)
+    return " ".join(parts)
+
+
+def test_whole_tournaments_never_leak_hole_cards():
+    checked = 0
+    for seed in (11, 12, 13):
+        core = TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, 8)},
+                                           structure="gunpowder", seed=seed))
+        late = (LateEntry("Late 8", 8, before_hand=3), LateEntry("Late 9", 9, before_hand=7))
+        for _ in range(6000):
+            step = next_step(core, seed=seed, late=late, max_hands=25)
+            if step.kind == "done":
+                break
+            effects = core.apply(_event(step, core))
+            secret = _secret_cards(core)
+            if not secret:
+                continue
+            screen = core.screen_state()
+            assert not (_cards_on_screen(screen) & secret)
+            words = _words(screen)
+            for c in secret:
+                assert c.name not in words
+            hand = core.proc.hand
+            for seat, view in core.seat_views().items():
+                mine = set(hand.hole_cards(seat)) if seat in hand.seats else set()
+                assert set(view.hole_cards) <= mine
+            for e in effects:
+                if isinstance(e, LogLine) and e.level in ("INFO", "WARNING", "ERROR"):
+                    tokens = set(re.findall(r"card=([2-9TJQKA][cdhs])", e.text))
+                    assert not tokens & {str(c) for c in secret}, e.text
+                    for c in secret:
+                        assert c.name not in e.text
+                if isinstance(e, HandHistory) and not e.private:
+                    for c in _secret_cards_at_end(core):
+                        assert str(c) not in e.phh.replace("????", "")
+            checked += 1
+    assert checked > 1000
+
+
+def _secret_cards_at_end(core):
+    """At the end of a hand: hole cards never shown (mucked or folded face down)."""
+    hand = core.proc.hand
+    out = set()
+    for seat in hand.seats:
+        shown = set(hand.shown_cards(seat))
+        out |= {c for c in hand.hole_cards(seat) if c not in shown}
+    return out
