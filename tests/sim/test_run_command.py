@@ -1,0 +1,87 @@
+"""``pokertable run``: the simulated table from the embedded default config, and the service
+loop on mocked devices, started and stopped cleanly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from pi_app.config import default_config_text
+
+
+def _config(tmp_path, **replace) -> str:
+    text = default_config_text().replace('directory = ""', f'directory = "{tmp_path / "state"}"')
+    for old, new in replace.items():
+        text = text.replace(old, new)
+    path = tmp_path / "table.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def _cli(*args, env=None, timeout=300):
+    return subprocess.run([sys.executable, "-m", "pi_app.cli", *args], capture_output=True,
+                          text=True, timeout=timeout, env=env)
+
+
+def test_run_plays_the_simulated_table_and_says_where_the_pictures_are(tmp_path):
+    cfg = _config(tmp_path, **{"count = 6": "count = 4"})
+    r = _cli("run", "--config", cfg, "--headless")
+    assert r.returncode == 0, r.stderr[-3000:]
+    lines = r.stdout.strip().splitlines()
+    summary = json.loads(lines[-1])
+    assert len(summary["final_stacks"]) == 1 and sorted(summary["places"].values()) == [1, 2, 3, 4]
+    shots = tmp_path / "state" / "screens"
+    assert str(shots) in r.stdout
+    assert (shots / "index.txt").exists() and list(shots.glob("tv-*-level-01.png"))
+    # a second run starts a new tournament (the finished one is not resumed)
+    r2 = _cli("run", "--config", cfg, "--headless")
+    assert r2.returncode == 0 and json.loads(r2.stdout.strip().splitlines()[-1]) == summary
+
+
+def test_service_on_mock_devices_starts_notifies_and_stops_on_sigterm(tmp_path):
+    cfg = _config(tmp_path)
+    sock_path = str(tmp_path / "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(sock_path)
+    sock.settimeout(30)
+    env = dict(os.environ, NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="2000000",
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    p = subprocess.Popen([sys.executable, "-m", "pi_app.cli", "run", "--service", "--config",
+                          cfg, "--headless"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=env)
+    try:
+        got = []
+        deadline = time.monotonic() + 60
+        while "READY=1" not in "".join(got) and time.monotonic() < deadline:
+            got.append(sock.recv(4096).decode())
+        assert "READY=1" in "".join(got)
+        got.append(sock.recv(4096).decode())  # a watchdog ping while healthy
+        assert any("WATCHDOG=1" in g for g in got)
+        time.sleep(1.0)
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+        sock.close()
+    assert p.returncode == 0, err[-3000:]
+    journal = tmp_path / "state" / "journal.db"
+    assert journal.exists() and (journal.stat().st_mode & 0o777) == 0o600
+    state = _cli("state", "--journal", str(journal), "--json")
+    assert state.returncode == 0, state.stderr
+    report = json.loads(state.stdout)
+    assert report["recovery"]["last_seq"] >= 1  # the restart command at least
+
+
+def test_bad_config_is_one_line_exit_2(tmp_path):
+    cfg = _config(tmp_path, **{"count = 6": "count = 12"})
+    r = _cli("run", "--config", cfg)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and "seats.count" in r.stderr
+    r = _cli("run", "--config", str(tmp_path / "missing.toml"))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
