@@ -11,12 +11,12 @@ Peers measured in the same run:
 from __future__ import annotations
 
 import argparse
-import warnings
 import os
 import statistics
 import sys
 import tempfile
 import time
+import warnings
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")

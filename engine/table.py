@@ -35,15 +35,25 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from engine.clock import ClockAlert
 from engine.effects import Alert, Effect, HandHistory, LogLine, Notice, ShoeCommand
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.events import (
-    CardDrawn, ClockTick, DealerButton, DealerCommand, Declaration, DeviceStatus, Event,
-    PlayerAction, SeatButton, ShoeReloaded, ShoeStatus, StubReshuffled,
+    CardDrawn,
+    ClockTick,
+    DealerButton,
+    DealerCommand,
+    Declaration,
+    DeviceStatus,
+    Event,
+    PlayerAction,
+    SeatButton,
+    ShoeReloaded,
+    ShoeStatus,
+    StubReshuffled,
 )
 from engine.hand import HandConfig
 from engine.outcomes import HandComplete, HandVoided, Outcome, RulingIssued

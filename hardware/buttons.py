@@ -43,6 +43,7 @@ from engine.events import (
     SeatButton,
 )
 from hardware.debounce import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME, Debouncer, Decision
+from hardware.enqueue import enqueue
 from hardware.pins import DEFAULT_PIN_MAP, PinMap, make_pin_factory
 
 log = logging.getLogger(__name__)
@@ -283,10 +284,7 @@ class ButtonBank:
         self._put(event)
 
     def _put(self, event: Event) -> None:
-        try:
-            self._queue.put(event)
-        except Exception:
-            log.exception("could not enqueue %r", event)
+        enqueue(self._queue, event)
 
     # --- poller thread -------------------------------------------------------------------
     def start_poller(self, interval: float = 0.01) -> None:

@@ -33,6 +33,7 @@ from PIL import Image
 from engine.errors import InvalidInputError
 from engine.events import DeviceStatus
 from engine.views import SeatDisplayView
+from hardware.enqueue import enqueue
 from hardware.seat_render import HEIGHT, WIDTH, render_seat_view
 
 log = logging.getLogger(__name__)
@@ -200,12 +201,7 @@ class SeatDisplay:
         self._put(DeviceStatus(t=now, device=self.name, online=True, detail="display answers"))
 
     def _put(self, event: DeviceStatus) -> None:
-        if self._queue is None:
-            return
-        try:
-            self._queue.put(event)
-        except Exception:
-            log.exception("could not enqueue %r", event)
+        enqueue(self._queue, event)
 
     def _push(self, image: Image.Image) -> None:
         data = image.tobytes()

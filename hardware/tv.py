@@ -35,6 +35,7 @@ from typing import Any, Self
 
 from engine.errors import InvalidInputError
 from engine.events import DeviceStatus
+from hardware.enqueue import enqueue
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
 log = logging.getLogger(__name__)
@@ -259,12 +260,7 @@ class TV:
             return False
 
     def _put(self, event: DeviceStatus) -> None:
-        if self._queue is None:
-            return
-        try:
-            self._queue.put(event)
-        except Exception:
-            log.exception("could not enqueue %r", event)
+        enqueue(self._queue, event)
 
     def close(self) -> None:
         """Close the display (pygame's display subsystem only: the mixer stays).  Idempotent."""

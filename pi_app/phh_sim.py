@@ -24,8 +24,8 @@ from engine.errors import InvalidInputError
 from engine.events import PlayerAction
 from engine.phh import loads_hands
 from engine.phh_replay import OK, deal_sequence, replay_hand
-from engine.table import TableSettings
 from engine.seat_input import presses_for
+from engine.table import TableSettings
 from pi_app.sim_policy import DELAYS, Step
 from pi_app.simulator import SimOptions, Simulation
 

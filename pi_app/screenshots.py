@@ -184,6 +184,7 @@ class DeskWindow:
 
     def _label(self, text: str):
         import pygame
+
         from pi_app.screens.theme import font_path  # the shipped DejaVu font
 
         if self._font is None:

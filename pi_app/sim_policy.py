@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.dealing import BOARD, BURN, HOLE, REPEAT, RESHUFFLE, STUB  # slot names
+from engine.seat_input import presses_for
 from engine.table import TableCore
 from pi_app.bots import decide
-from engine.seat_input import presses_for
 
 #: seconds each kind of step takes at a real table (our estimate)
 DELAYS = {"draw": 1.2, "press": 2.5, "dealer": 3.0, "reload": 45.0, "command": 1.0,

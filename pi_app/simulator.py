@@ -27,7 +27,13 @@ from typing import Any
 
 from engine.errors import InvalidInputError
 from engine.events import (
-    CardDrawn, DealerButton, DealerCommand, Event, SeatButton, ShoeReloaded, StubReshuffled,
+    CardDrawn,
+    DealerButton,
+    DealerCommand,
+    Event,
+    SeatButton,
+    ShoeReloaded,
+    StubReshuffled,
 )
 from engine.table import TableCore, TableSettings
 from pi_app.clock_source import RealClock, VirtualClock

@@ -3,8 +3,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.events import SeatButton
-from engine.views import LegalActionsView
 from engine.seat_input import IDLE, SeatDecision, SeatInput, apply_seat_button, raise_step
+from engine.views import LegalActionsView
 
 
 def key(button, press="press"):

@@ -8,7 +8,12 @@ import re
 
 from engine.effects import HandHistory, LogLine
 from engine.events import (
-    CardDrawn, ClockTick, DealerButton, DealerCommand, SeatButton, ShoeReloaded,
+    CardDrawn,
+    ClockTick,
+    DealerButton,
+    DealerCommand,
+    SeatButton,
+    ShoeReloaded,
     StubReshuffled,
 )
 from engine.table import TableCore, TableSettings
