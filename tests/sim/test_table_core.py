@@ -1,0 +1,142 @@
+"""The whole-table core (engine/table.py): the dealer box, the seat keys, rejected inputs,
+snapshots, positions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.effects import Alert
+from engine.errors import PokerTableError
+from engine.events import (
+    CardDrawn, ClockTick, DealerButton, DealerCommand, PlayerAction, SeatButton,
+)
+from engine.table import TableCore, TableSettings, TableStateError
+from pi_app.sim_policy import next_step
+
+
+def _core(players=4, seed=3, structure="gunpowder"):
+    return TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, players + 1)},
+                                       structure=structure, seed=seed))
+
+
+def _deal_to_first_action(core, seed=3):
+    """Press NEXT HAND and draw cards until a player must act."""
+    t = core.last_t
+    core.apply(DealerButton(t=t + 1, button="next_hand"))
+    while core.proc.hand.actor is None:
+        step = next_step(core, seed=seed)
+        assert step.kind == "draw"
+        core.apply(CardDrawn(t=step.at, uid=step.arg, draw=core.shoe_draws + 1))
+
+
+def test_next_hand_mid_hand_is_rejected_and_changes_nothing():
+    core = _core()
+    _deal_to_first_action(core)
+    before = json.dumps(core.snapshot(), sort_keys=True)
+    with pytest.raises(TableStateError, match="in progress"):
+        core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
+    assert json.dumps(core.snapshot(), sort_keys=True) == before
+
+
+def test_raise_keys_then_undo_the_action():
+    core = _core()
+    _deal_to_first_action(core)
+    hand = core.proc.hand
+    seat, legal = hand.actor, hand.legal_actions()
+    t = core.last_t
+    core.apply(SeatButton(t=t + 1, seat=seat, button="bet_raise"))
+    core.apply(SeatButton(t=t + 2, seat=seat, button="bet_raise"))
+    view = core.seat_views()[seat]
+    step = legal.min_raise_to - legal.call_amount - hand.bets.get(seat, 0)
+    assert view.pending_raise_to == legal.min_raise_to + step
+    core.apply(SeatButton(t=t + 3, seat=seat, button="check_call"))  # confirm
+    assert core.proc.hand.bets[seat] == legal.min_raise_to + step
+    assert core.proc.hand.actor != seat
+    core.apply(DealerButton(t=t + 4, button="undo"))
+    assert core.proc.hand.actor == seat and core.proc.hand.bets.get(seat, 0) < legal.min_raise_to
+    with pytest.raises(TableStateError, match="nothing to undo"):
+        core.apply(DealerButton(t=t + 5, button="undo"))
+
+
+def test_a_key_out_of_turn_changes_no_chips():
+    core = _core()
+    _deal_to_first_action(core)
+    other = next(s for s in core.proc.hand.seats if s != core.proc.hand.actor)
+    stacks = dict(core.proc.hand.stacks)
+    core.apply(SeatButton(t=core.last_t + 1, seat=other, button="fold"))
+    assert core.proc.hand.stacks == stacks and other in core.proc.hand.seats
+    assert core.seat_views()[other].message == "not your turn"
+
+
+def test_pause_resume_and_mute_from_the_dealer_box():
+    core = _core()
+    with pytest.raises(TableStateError, match="NEXT HAND"):
+        core.apply(DealerButton(t=1.0, button="pause_resume"))
+    _deal_to_first_action(core)
+    core.apply(DealerButton(t=100.0, button="pause_resume"))
+    assert core.screen_state().clock.running is False
+    left = core.screen_state().clock.remaining_seconds
+    core.apply(ClockTick(t=400.0))
+    assert core.screen_state().clock.remaining_seconds == left  # paused: no time passes
+    core.apply(DealerButton(t=401.0, button="pause_resume"))
+    assert core.screen_state().clock.running is True
+    core.apply(DealerButton(t=402.0, button="pause_resume", press="hold"))
+    assert core.muted
+    effects = core.apply(ClockTick(t=402.0 + left))  # the level ends: no sound while muted
+    assert not [e for e in effects if isinstance(e, Alert)]
+
+
+def test_restart_policy_pauses_the_running_clock():
+    core = _core()
+    _deal_to_first_action(core)
+    core.apply(DealerCommand(t=200.0, command="restarted", args={"policy": "paused"}))
+    assert core.screen_state().clock.running is False
+
+
+def test_snapshot_restores_exactly_mid_hand():
+    core = _core(players=6)
+    _deal_to_first_action(core)
+    snap = json.loads(json.dumps(core.snapshot()))
+    again = TableCore.restore(snap)
+    assert again.snapshot() == core.snapshot()
+    assert again.screen_state() == core.screen_state()
+    assert again.seat_views() == core.seat_views()
+
+
+def test_dead_button_moves_the_big_blind_one_seat_each_hand():
+    core = _core(players=5, seed=8)
+    seen = []
+    for _ in range(200):
+        step = next_step(core, seed=8, max_hands=6)
+        if step.kind == "done":
+            break
+        if step.kind == "dealer" and step.arg[0] == "next_hand":
+            core.apply(DealerButton(t=step.at, button="next_hand"))
+            seen.append(core.proc.hand.big_blind_seat)
+            continue
+        if step.kind == "draw":
+            core.apply(CardDrawn(t=step.at, uid=step.arg, draw=core.shoe_draws + 1))
+        elif step.kind == "press":
+            core.apply(SeatButton(t=step.at, seat=step.arg[0], button=step.arg[1],
+                                  press=step.arg[2]))
+    assert len(seen) == 6
+    order = sorted(core.tournament.stacks())
+    assert len(order) == 5  # nobody busted in these hands, so every move is one seat
+    for a, b in zip(seen, seen[1:]):
+        if a in order and b in order:
+            assert order.index(b) == (order.index(a) + 1) % len(order)
+
+
+def test_unknown_command_and_bad_arguments_are_clear_errors():
+    core = _core()
+    with pytest.raises(PokerTableError, match="unknown command"):
+        core.apply(DealerCommand(t=1.0, command="launch"))
+    with pytest.raises(PokerTableError, match="bad arguments"):
+        core.apply(DealerCommand(t=1.0, command="late_entry", args={"seat": 9}))
+    with pytest.raises(PokerTableError, match="monotonic"):
+        core.apply(ClockTick(t=2.0))
+        core.apply(ClockTick(t=1.0))
+    with pytest.raises(PokerTableError):
+        core.apply(PlayerAction(t=5.0, seat=1, action="fold"))  # no hand yet
