@@ -108,7 +108,7 @@ def test_snapshot_restores_exactly_mid_hand():
 def test_dead_button_moves_the_big_blind_one_seat_each_hand():
     core = _core(players=5, seed=8)
     seen = []
-    for _ in range(200):
+    for _ in range(3000):
         step = next_step(core, seed=8, max_hands=6)
         if step.kind == "done":
             break
