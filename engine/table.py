@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from engine.clock import ClockAlert
@@ -88,6 +88,8 @@ class TableSettings:
         structure: a preset name (``gunpowder``, ``phat-ace``, ``mini``) or a file path.
         profile: the house profile for dealing rulings (``tda2024``, ``rrop``,
             ``gunpowder``, ``mini``).
+        house_rules: knobs overriding the profile one by one (``{"one_extra_card":
+            "burn"}``; docs/irregularities.md).
         seed: seeds the bounty, the bonus wheel, the first button and scramble picks.
         deck_seed: the registered test deck's seed (a venue registers its real decks).
         layout: TV layout ``clock`` | ``table`` | ``split``.
@@ -101,11 +103,20 @@ class TableSettings:
     deck_seed: int = 0
     layout: str = "split"
     name: str = "table"
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["players"] = {str(k): v for k, v in self.players.items()}
+        d["house_rules"] = dict(self.house_rules)
         return d
+
+    def house_profile(self):
+        """The :class:`engine.irregularities.HouseProfile`: ``profile`` with the
+        ``house_rules`` knobs overriding it."""
+        from engine.irregularities import make_profile
+
+        return make_profile(self.profile, **dict(self.house_rules))
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "TableSettings":
@@ -162,15 +173,8 @@ class TableCore:
 
     @classmethod
     def from_config(cls, config: Any) -> "TableCore":
-        """A fresh table from a :class:`pi_app.config.TableConfig`-like object (its seats,
-        names, structure, house profile, seeds, layout and name)."""
-        names = dict(getattr(config, "names", {}) or {})
-        players = {s: names.get(s, f"Seat {s}") for s in config.seats}
-        return cls.new(TableSettings(
-            players=players, structure=config.structure, profile=config.house_profile,
-            seed=int(getattr(config, "seed", 0) or 0),
-            deck_seed=int(getattr(config, "deck_seed", 0) or 0),
-            layout=getattr(config, "tv_layout", "split"), name=config.name))
+        """A fresh table from a :class:`pi_app.config.TableConfig` (its ``table_settings``)."""
+        return cls.new(config.table_settings())
 
     # ------------------------------------------------------------------ reading
     @property
@@ -348,7 +352,7 @@ class TableCore:
             odd_chip=self._smallest_chip(),
         )
         effects += self._clock_effects(tour.hand_started(t))
-        self.proc = DealingProcedure(cfg, self.registry, self.settings.profile,
+        self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),
                                      seed=_mix(self.settings.seed, self.hand_number))
         self.pos = pos
         self.seat_inputs = {}
@@ -373,7 +377,7 @@ class TableCore:
             raise TableStateError("a hand is in progress: finish it first")
         self.hand_number += 1
         cfg = dataclasses.replace(cfg, hand_number=self.hand_number)
-        self.proc = DealingProcedure(cfg, self.registry, self.settings.profile,
+        self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),
                                      seed=_mix(self.settings.seed, self.hand_number))
         self.free_hand = True
         self.seat_inputs, self.results, self.undo = {}, {}, None

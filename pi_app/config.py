@@ -19,6 +19,8 @@ described in ``config/example-table.toml``.  Sections and keys::
     [tv]          width, height, layout ("clock" | "table" | "split"), fps
     [sound]       enabled, speech
     [service]     tick_interval (seconds), watchdog (bool)
+    [house_rules] any dealing-ruling knob overriding the house profile (misdeal_gate,
+                  exposed_first_cards, one_extra_card, ...: docs/irregularities.md)
 
 Errors: :class:`ConfigError` (an :class:`engine.errors.InvalidInputError`) whose message
 names the file and the dotted key: ``table.toml: seats.count: must be 2..10, got 12``.
@@ -54,6 +56,10 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     "tv": ("width", "height", "layout", "fps"),
     "sound": ("enabled", "speech"),
     "service": ("tick_interval", "watchdog"),
+    # the dealing-ruling knobs of engine.irregularities.KNOBS, each overriding the profile
+    "house_rules": ("misdeal_gate", "exposed_first_cards", "single_boxed_card",
+                    "one_extra_card", "foreign_card", "premature_turn", "four_card_flop",
+                    "missed_flop_burn", "burn_error"),
 }
 _DISPLAY_KEYS = ("bus", "address", "driver", "mux_channel")
 
@@ -105,6 +111,7 @@ class TableConfig:
     speech: bool
     tick_interval: float
     watchdog: bool
+    house_rules: dict[str, Any] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -125,7 +132,8 @@ class TableConfig:
         from engine.table import TableSettings
         return TableSettings(players=self.player_names(), structure=self.structure,
                              profile=self.house_profile, seed=self.seed,
-                             deck_seed=self.deck_seed, layout=self.tv_layout, name=self.name)
+                             deck_seed=self.deck_seed, layout=self.tv_layout, name=self.name,
+                             house_rules=dict(self.house_rules))
 
     # --- the tables the hardware adapters take (hardware/*: *_from_config) ----------------
     def buttons_table(self) -> dict[str, Any]:
@@ -429,6 +437,19 @@ def _shoe(c: _Checker, backends: dict[str, str]) -> tuple[str, int]:
     return port, baud
 
 
+def _house_rules(c: _Checker, profile: str) -> dict[str, Any]:
+    """``[house_rules]``: knobs overriding the house profile (docs/irregularities.md)."""
+    rules = dict(c.section("house_rules"))
+    from engine.irregularities import ProfileError, make_profile
+
+    for key, value in rules.items():
+        try:
+            make_profile(profile, **{key: value})
+        except (ProfileError, TypeError, ValueError) as exc:
+            raise c.fail(f"house_rules.{key}", str(exc)) from None
+    return rules
+
+
 def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None = None,
                  env: dict[str, str] | None = None) -> TableConfig:
     """Validate TOML ``text``; ``source`` names the file in messages; relative paths are
@@ -452,6 +473,7 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         raise c.fail("table.name", f"must be 1..40 characters, got {name!r}")
     seats, names = _seats(c)
     structure, profile = _structure(c, base_dir)
+    house_rules = _house_rules(c, profile)
     tour = c.section("tournament")
     seed = c.int_range(tour, "tournament", "seed", 0, 0, 2**63 - 1)
     deck_seed = c.int_range(tour, "tournament", "deck_seed", 0, 0, 2**63 - 1)
@@ -480,7 +502,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         pin_factory=factory, buttons=buttons, displays=displays, shoe_port=port,
         shoe_baudrate=baud, tv_width=width, tv_height=height, tv_layout=layout, tv_fps=fps,
         mux_parent_bus=mux_parent, mux_address=mux_address, sound=sound,
-        speech=speech, tick_interval=float(tick), watchdog=watchdog, raw=data)
+        speech=speech, tick_interval=float(tick), watchdog=watchdog, house_rules=house_rules,
+        raw=data)
 
 
 def default_config_text() -> str:

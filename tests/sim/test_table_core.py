@@ -140,3 +140,16 @@ def test_unknown_command_and_bad_arguments_are_clear_errors():
         core.apply(ClockTick(t=1.0))
     with pytest.raises(PokerTableError):
         core.apply(PlayerAction(t=5.0, seat=1, action="fold"))  # no hand yet
+
+
+def test_house_rules_from_the_config_reach_the_dealing_rulings():
+    from pi_app.config import default_config_text, parse_config
+
+    text = default_config_text() + '\n[house_rules]\none_extra_card = "burn"\n'
+    config = parse_config(text, "t.toml")
+    core = TableCore.from_config(config)
+    core.apply(DealerButton(t=1.0, button="next_hand"))
+    profile = core.proc.profile
+    assert profile.one_extra_card == "burn" and profile.name == config.house_profile
+    again = TableCore.restore(json.loads(json.dumps(core.snapshot())))
+    assert again.settings.house_rules == {"one_extra_card": "burn"}
