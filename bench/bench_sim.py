@@ -51,6 +51,41 @@ def run(label: str, opts: SimOptions, latencies: list[float] | None = None) -> f
     return rate
 
 
+def restart_to_ready(tmp: str) -> None:
+    """Time from start to a ready loop over a journal of at least 10,000 real events."""
+    from engine.events import ClockTick
+    from pi_app.clock_source import VirtualClock
+    from pi_app.service import build_service
+
+    journal = os.path.join(tmp, "big.db")
+    sim = Simulation(SimOptions(preset="gunpowder", players=10, seed=2, until_winner=True,
+                                backend="direct", journal=journal))
+    sim.run()
+    svc = build_service(None, core_factory=None, clock=VirtualClock(0.0), journal_path=journal)
+    t = svc.core.last_t
+    while svc.journal.last_seq < 10_000:  # pad with clock ticks up to 10,000 events
+        t += 1.0
+        svc.loop.handle(ClockTick(t=t))
+    events = svc.journal.last_seq
+    svc.close()
+    for label in ("after a clean stop", "no snapshot: every event"):
+        t0 = time.perf_counter()
+        svc = build_service(None, clock=VirtualClock(0.0), journal_path=journal,
+                            snapshot_every=200)
+        dt = time.perf_counter() - t0
+        replayed = svc.recovered.replayed if svc.recovered else 0
+        svc.close()
+        print(f"  restart to ready, {events} events, {label:<24}: {dt * 1000:7.1f} ms "
+              f"({replayed} events replayed)")
+        if label.startswith("after"):
+            import sqlite3
+
+            con = sqlite3.connect(journal)
+            con.execute("DELETE FROM snapshots WHERE seq > 0")
+            con.commit()
+            con.close()
+
+
 def engine_rate(n: int) -> float:
     warnings.filterwarnings("ignore", category=UserWarning)
     sys.path.insert(0, os.path.dirname(__file__))
@@ -82,6 +117,11 @@ def main() -> int:
         lat: list[float] = []
         screens = run("... + TV and seat displays rendered headless",
                       opts("c.db", screenshots=os.path.join(tmp, "shots")), lat)
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            restart_to_ready(tmp)
+        except Exception as exc:  # noqa: BLE001
+            print(f"  (restart measurement failed: {exc})")
     try:
         eng = engine_rate(300)
         print(f"  {'bare hand engine (scripted hands)':<44} {eng:8.1f} hands/s")
