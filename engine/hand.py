@@ -458,6 +458,12 @@ class Hand:
         for k in range(n):
             j = (start + k) % n
             if not folded[j] and stack[j] > 0 and (bet[j] < cur or (many and not acted[j])):
+                if not many and bet[j] >= max((bet[x] for x in range(n)
+                                               if x != j and not folded[x]), default=0):
+                    # every opponent is all-in for no more than this player has in: there
+                    # is nothing to call and nobody to raise (e.g. a short big blind
+                    # heads-up against a bigger small blind)
+                    continue
                 return j
         return None
 

@@ -32,7 +32,8 @@ class HandConfig:
     Attributes:
         stacks: seat -> chips, only seats dealt in (2..10 seats, each > 0 chips).
         button: seat with the button; may be a seat not dealt in (dead button, TDA 32).
-        small_blind, big_blind: 0/0 for a no-blind game (then ``min_bet`` is required).
+        small_blind, big_blind: 0/0 for a no-blind game (then ``min_bet`` is required);
+            with a big blind, the small blind is not larger than it.
         ante: posted by every player (live: counts toward side pots).
         big_blind_ante: posted by the big blind, dead money in the main pot.
         min_bet: minimum opening bet; defaults to the big blind.
@@ -93,6 +94,9 @@ class HandConfig:
                 raise bad(f"{name} {v!r} must be an int >= 0")
         if self.min_bet is not None and (not isinstance(self.min_bet, int) or self.min_bet <= 0):
             raise bad(f"min_bet {self.min_bet!r} must be a positive int")
+        if self.big_blind > 0 and self.small_blind > self.big_blind:
+            raise bad(f"small_blind {self.small_blind} is larger than big_blind "
+                      f"{self.big_blind}")
         if self.big_blind == 0 and self.min_bet is None and self.small_blind == 0:
             raise bad("a game with no blinds needs min_bet")
         if self.raise_rule not in RAISE_RULES:

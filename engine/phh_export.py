@@ -33,6 +33,22 @@ from engine.cards import Card
 from engine.phh import PhhAction, PhhError, PhhHand
 
 
+_BETTING = ("fold", "check_or_call", "bet_or_raise_to")
+
+
+def _runout_shows_first(actions: list[PhhAction]) -> list[PhhAction]:
+    """An all-in runout as PHH records it: when the board is completed with no betting
+    left (everyone but one is all-in), the hands are shown before the remaining board
+    cards are dealt, not after (PokerKit refuses the other order)."""
+    last_bet = max((i for i, a in enumerate(actions) if a.kind in _BETTING), default=-1)
+    tail = actions[last_bet + 1:]
+    deals = [a for a in tail if a.kind == "deal_board"]
+    shows = [a for a in tail if a.kind == "show_or_muck"]
+    if not deals or not shows or any(a.kind not in ("deal_board", "show_or_muck") for a in tail):
+        return actions
+    return actions[:last_bet + 1] + shows + deals
+
+
 def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
                 label: str | None = None) -> PhhHand:
     """A :class:`PhhHand` (chips, ``chips_per_unit = 1``) for an engine hand.
@@ -70,6 +86,7 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
     actions: list[PhhAction] = []
     hole: dict[int, list[Card]] = {}
     board: list[Card] = []
+    dealt_board = 0
     won = [0] * n
 
     def flush_hole() -> None:
@@ -93,6 +110,9 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
         flush_hole()
         if kind == "deal_board":
             board.append(op.card)
+            dealt_board += 1
+            if dealt_board in (3, 4, 5):  # one action per street, as PHH and PokerKit want
+                flush_board()
             continue
         flush_board()
         if kind == "fold":
@@ -109,6 +129,7 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
             won[player[op.seat] - 1] += op.amount
     flush_hole()
     flush_board()
+    actions = _runout_shows_first(actions)
 
     names = dict(getattr(cfg, "names", {}) or {})
     fields: dict[str, Any] = dict(extra or {})

@@ -30,6 +30,13 @@ _LEVEL_KEYS = {"small_blind", "big_blind", "ante", "big_blind_ante", "minutes", 
                "break", "color_up", "min_bet"}
 
 
+#: Longest level or break a structure may give: one day (a longer one is a typo, and a
+#: 1e308-minute level would break the TV's clock).
+MAX_LEVEL_MINUTES = 24 * 60
+#: Most hands a hand-counted level may last.
+MAX_LEVEL_HANDS = 1000
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
@@ -190,8 +197,14 @@ class Validator:
             if minutes is not None and (not _is_num(minutes) or minutes <= 0):
                 self.bad(where, f"minutes must be a positive number, got {minutes!r}")
                 minutes = None
+            elif minutes is not None and not 1 <= minutes <= MAX_LEVEL_MINUTES:
+                self.bad(where, f"minutes must be 1..{MAX_LEVEL_MINUTES}, got {minutes!r}")
+                minutes = None
             if hands is not None and (not _is_int(hands) or hands <= 0):
                 self.bad(where, f"hands must be a positive whole number, got {hands!r}")
+                hands = None
+            elif hands is not None and hands > MAX_LEVEL_HANDS:
+                self.bad(where, f"hands must be 1..{MAX_LEVEL_HANDS}, got {hands!r}")
                 hands = None
             if ("minutes" in raw) == ("hands" in raw):
                 self.bad(where, "give exactly one of minutes or hands")

@@ -571,6 +571,8 @@ class TableCore:
                 dataclasses.replace(sp, display_online=online.get(sp.seat, True))
                 for sp in table.seats))
         ruling = self.proc.ruling_view() if self.proc is not None else None
+        if ruling is not None and table is not None:
+            table = dataclasses.replace(table, message="")  # the banner says it, larger
         alarm = "Card shoe offline: deal by hand, the dealer keys in cards" \
             if "shoe" in self.offline else None
         wheel = self.tournament.wheel_view()
@@ -599,6 +601,12 @@ class TableCore:
                 v = SeatDisplayView(seat=seat, name=names.get(seat, ""),
                                     stack=stacks.get(seat, 0), status="out")
             out[seat] = v
+        if not self.free_hand:  # a player knocked out: the display says so, and where
+            for place, e in self.tournament.standings():
+                if (not e.active and e.seat is not None and e.seat not in out
+                        and e.round == self.tournament.round and place is not None):
+                    out[e.seat] = SeatDisplayView(seat=e.seat, name=e.name, status="out",
+                                                  message=f"OUT - {_ordinal(place)}")
         return out
 
     def summary(self) -> dict[str, Any]:
@@ -679,6 +687,12 @@ class TableCore:
         self.load_count = int(d["load_count"])
         self.free_hand = bool(d["free_hand"])
         self.reshuffles = int(d["reshuffles"])
+
+
+def _ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def _mix(*parts: object) -> int:

@@ -179,7 +179,7 @@ def clock_view(t: Tournament, now: float) -> ClockView:
         prize_pool=t.prize_pool(), notices=tuple(notices), tournament_name=name,
         next_big_blind_ante=nxt.big_blind_ante if nxt else None,
         estimated_end_seconds=est, min_bet=play.min_bet,
-        late_registration_open=t.registration_open())
+        late_registration_open=t.registration_open(), started=t.clock.started)
 
 
 def wheel_view(t: Tournament) -> WheelView | None:

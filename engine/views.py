@@ -175,6 +175,7 @@ class ClockView:
     estimated_end_seconds: float | None = None  # seconds from now until the estimated end
     min_bet: int | None = None  # no-blind games (seed 002): the smallest opening bet
     late_registration_open: bool = False
+    started: bool = True  # False until the first hand starts the clock
 
 
 @dataclass(frozen=True)

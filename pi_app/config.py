@@ -370,10 +370,20 @@ def _buttons(c: _Checker, seats: tuple[int, ...], backends: dict[str, str]
         pin_map = pin_map_from_config({k: v for k, v in sec.items() if k in ("seats", "dealer")})
     except PinConfigError as exc:
         raise c.fail("buttons", str(exc)) from None
+    for label, pin in pin_map.all_pins():
+        if isinstance(pin, int) and not 0 <= pin <= 27:
+            where = label.replace("seat ", "seats.").replace("dealer ", "dealer.").replace(" ", ".")
+            raise c.fail(f"buttons.{where}",
+                         f"GPIO {pin} is not on the 40-pin header (BCM 0..27)")
     if backends["buttons"] == "real":
         for seat in seats:
             if seat not in pin_map.seats:
                 raise c.fail(f"buttons.seats.{seat}", f"seat {seat} is in use but has no pins")
+            missing = [b for b in ("fold", "check_call", "bet_raise")
+                       if b not in pin_map.seats[seat]]
+            if missing:
+                raise c.fail(f"buttons.seats.{seat}",
+                             f"seat {seat} has no pin for {', '.join(missing)}")
     return factory, dict(sec)
 
 
@@ -437,6 +447,19 @@ def _shoe(c: _Checker, backends: dict[str, str]) -> tuple[str, int]:
     return port, baud
 
 
+def _final_fits(c: _Checker, structure: str, seats: tuple[int, ...]) -> None:
+    """A structure with qualifiers seats its final on this table: enough seats needed."""
+    from engine import structure as structure_mod
+
+    try:
+        q = structure_mod.load_structure(structure).qualifiers
+    except InvalidInputError:
+        return  # reported by _structure
+    if q is not None and q.rounds * q.advance > len(seats):
+        raise c.fail("seats.count", f"the final of {structure!r} seats "
+                                    f"{q.rounds * q.advance} players; {len(seats)} seats in use")
+
+
 def _house_rules(c: _Checker, profile: str) -> dict[str, Any]:
     """``[house_rules]``: knobs overriding the house profile (docs/irregularities.md)."""
     rules = dict(c.section("house_rules"))
@@ -473,6 +496,7 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         raise c.fail("table.name", f"must be 1..40 characters, got {name!r}")
     seats, names = _seats(c)
     structure, profile = _structure(c, base_dir)
+    _final_fits(c, structure, seats)
     house_rules = _house_rules(c, profile)
     tour = c.section("tournament")
     seed = c.int_range(tour, "tournament", "seed", 0, 0, 2**63 - 1)
@@ -485,6 +509,9 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     tv = c.section("tv")
     width = c.int_range(tv, "tv", "width", 1920, 320, 7680)
     height = c.int_range(tv, "tv", "height", 1080, 240, 4320)
+    if (width, height) not in ((1920, 1080), (1280, 720)):
+        raise c.fail("tv.width", f"the TV is drawn at 1920x1080 or 1280x720, got "
+                                 f"{width}x{height}")
     layout = c.choice(tv, "tv", "layout", "split", LAYOUTS)
     fps = c.int_range(tv, "tv", "fps", 30, 1, 120)
     snd = c.section("sound")

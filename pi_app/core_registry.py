@@ -23,6 +23,8 @@ from engine.errors import PokerTableError
 REAL_CORE = "engine.table:TableCore"
 ENV = "POKERTABLE_CORE"
 ALLOWED_PREFIXES = ("engine.", "pi_app.", "tests.", "bench.")
+#: What a table core class must offer (docs/design/contracts.md; pi_app.recovery uses them).
+CORE_METHODS = ("restore", "snapshot", "apply", "screen_state", "summary")
 
 
 class CoreUnavailableError(PokerTableError, RuntimeError):
@@ -38,8 +40,9 @@ def load_class(spec: str) -> type:
     """Import ``"module:Class"``.
 
     Raises:
-        CoreUnavailableError: a bad spec, a module outside :data:`ALLOWED_PREFIXES`, or an
-            import failure.
+        CoreUnavailableError: a bad spec, a module outside :data:`ALLOWED_PREFIXES`, an
+            import failure, or something that is not a core class (a class without the
+            :data:`CORE_METHODS`).
     """
     module_name, _, qualname = spec.partition(":")
     if not module_name or not qualname:
@@ -53,6 +56,12 @@ def load_class(spec: str) -> type:
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as exc:
         raise CoreUnavailableError(f"core {spec!r} is not available: {exc}") from None
+    if not isinstance(obj, type):
+        raise CoreUnavailableError(f"core {spec!r} is not a class")
+    missing = [m for m in CORE_METHODS if not callable(getattr(obj, m, None))]
+    if missing:
+        raise CoreUnavailableError(
+            f"core {spec!r} is not a table core class (it lacks {', '.join(missing)})")
     return obj
 
 

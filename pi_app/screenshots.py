@@ -7,6 +7,7 @@ and writes PNGs to a folder:
 
 * ``tv-0001-level-03.png``: the TV at every level change (and at the start);
 * ``tv-0002-ruling-....png``: the TV at every new dealing ruling (the banner);
+* ``tv-0003-bonus-wheel.png``: the TV when the bonus wheel has landed;
 * ``hand-0012-seat-3.png``: every seat's display at every showdown;
 * ``index.txt``: one line per picture, saying what it shows.
 
@@ -24,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.views import ScreenState, SeatDisplayView
+from pi_app.screens.wheel import SPIN_SECONDS
 
 log = logging.getLogger("pokertable.screens")
+
 
 
 class ScreenRecorder:
@@ -66,9 +69,11 @@ class ScreenRecorder:
                                         queue)
         self.count = 0
         self._level: tuple[int, bool] | None = None
-        self._ruling: Any = None
+        self._rulings_saved: set[Any] = set()
+        self._wheels_saved: set[float] = set()
         self._showdown_saved: int | None = None
         self._pending_showdown: int | None = None
+        self._showdown_seats: tuple[int, ...] = ()
         self.written: list[Path] = []
 
     # ------------------------------------------------------------------ renderers
@@ -92,17 +97,24 @@ class ScreenRecorder:
                 what = f"break-after-{clock.level_number}" if clock.is_break \
                     else f"level-{clock.level_number:02d}"
                 self._save_tv(what, f"level change: {what}")
-        if state.ruling is not None and state.ruling != self._ruling:
-            if self._ruling is None or state.ruling.code != self._ruling.code \
-                    or state.ruling.status == "advisory":
-                slug = re.sub(r"[^a-z0-9]+", "-", state.ruling.code.lower()).strip("-")
-                self._save_tv(f"ruling-{slug}",
-                              f"ruling {state.ruling.code} ({state.ruling.rule}): "
-                              f"{state.ruling.status}")
-        self._ruling = state.ruling
+        r = state.ruling
+        if r is not None:
+            rid = getattr(r, "ruling_id", None) or (r.code, r.rule, r.words)
+            if rid not in self._rulings_saved:
+                self._rulings_saved.add(rid)
+                slug = re.sub(r"[^a-z0-9]+", "-", r.code.lower()).strip("-")
+                self._save_tv(f"ruling-{slug}", f"ruling {r.code} ({r.rule}), as the banner "
+                                                f"first shows it ({r.status})")
+        w = state.wheel
+        if w is not None and w.started_at not in self._wheels_saved \
+                and state.now - w.started_at >= SPIN_SECONDS:
+            self._wheels_saved.add(w.started_at)
+            self._save_tv("bonus-wheel", f"bonus wheel landed on {w.chosen}")
         table = state.table
         if table is not None and table.showdown and self._showdown_saved != table.hand_number:
             self._pending_showdown = table.hand_number
+            self._showdown_seats = tuple(s.seat for s in table.seats
+                                         if s.status not in ("out", "empty"))
 
     def on_seats(self, views: dict[int, SeatDisplayView]) -> None:
         """Draw the seat displays; at a showdown write every seat's picture once."""
@@ -113,7 +125,7 @@ class ScreenRecorder:
         if hand is not None and self.folder is not None:
             for seat, disp in sorted(self.displays.displays.items()):
                 image = disp.image
-                if image is None:
+                if image is None or seat not in self._showdown_seats:
                     continue
                 path = self.folder / f"hand-{hand:04d}-seat-{seat}.png"
                 image.convert("RGB").resize((image.width * 2, image.height * 2)).save(path)

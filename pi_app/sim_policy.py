@@ -23,6 +23,7 @@ delay, so the blind clock advances as at a real table.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,9 @@ from pi_app.bots import decide
 #: seconds each kind of step takes at a real table (our estimate)
 DELAYS = {"draw": 1.2, "press": 2.5, "dealer": 3.0, "reload": 45.0, "command": 1.0,
           "next_hand": 20.0, "reshuffle": 15.0}
+
+
+WHEEL_PAUSE = 8.0  #: seconds the table waits for the bonus wheel to land (it spins for 6)
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,12 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
                     and core.tournament.registration_open()):
                 return Step("command", ("late_entry", {"name": entry.name, "seat": entry.seat}),
                             t0 + DELAYS["command"])
+        wheel = core.tournament.wheel_view()
+        until = math.ceil(wheel.started_at + WHEEL_PAUSE) if wheel is not None else 0.0
+        if wheel is not None and core.last_t < until:
+            # the room watches the bonus wheel land before the next hand is dealt (a whole
+            # second, so that the loop's clock tick lands on it)
+            return Step("wait", None, float(until))
         at = max(t0 + DELAYS["next_hand"], core.last_t)
         clock = core.tournament.clock
         if clock.started:

@@ -86,15 +86,32 @@ def default_late_entries(preset: str, players: int) -> tuple[LateEntry, ...]:
 
 
 def settings_for(opts: SimOptions) -> TableSettings:
+    """The simulated table's settings.
+
+    Raises:
+        SimError: a player count outside 2..10, or a structure whose final needs more
+            seats than the table has; StructureError, ProfileError: a bad preset or profile.
+    """
     if not 2 <= opts.players <= 10:
         raise SimError(f"--players must be 2..10 (seats on one table), got {opts.players}")
+    if opts.seed < 0:
+        raise SimError(f"--seed must be 0 or more, got {opts.seed}")
+    from engine.structure import load_structure
+
+    q = load_structure(opts.preset).qualifiers
+    if q is not None and q.rounds * q.advance > opts.players:
+        raise SimError(f"the '{opts.preset}' final seats {q.rounds * q.advance} players "
+                       f"({q.rounds} qualifiers x {q.advance}); the table needs at least that "
+                       f"many seats: use --players {q.rounds * q.advance} or more")
     late = opts.late if opts.late is not None else default_late_entries(opts.preset,
                                                                         opts.players)
     late_seats = {e.seat for e in late}
     players = {s: f"Player {s}" for s in range(1, opts.players + 1) if s not in late_seats}
-    return TableSettings(players=players, structure=opts.preset, profile=opts.profile,
-                         seed=opts.seed, deck_seed=opts.seed, layout=opts.layout,
-                         name=f"sim-{opts.preset}")
+    settings = TableSettings(players=players, structure=opts.preset, profile=opts.profile,
+                             seed=opts.seed, deck_seed=opts.seed, layout=opts.layout,
+                             name=f"sim-{opts.preset}")
+    settings.house_profile()  # an unknown profile fails here, before any journal exists
+    return settings
 
 
 class _Restamp:
@@ -200,10 +217,17 @@ class Simulation:
             None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
             journal_path=journal, resume=opts.resume, devices=devices)
         self.loop = self.service.loop
+        if self.service.recovered is not None and self.core.settings != self.settings:
+            made = self.core.settings
+            self.service.close()
+            raise SimError(
+                f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
+                f"{len(made.players)} seated players; resume it with the same --preset, "
+                f"--seed and --players (or start a new journal)")
         sink.target = _Restamp(self.loop, self.service.clock)
         self.hw = None
         if opts.backend == "hardware":
-            self.hw = _Hardware(self.loop, self.service.clock, opts.players, opts)
+            self.hw = _Hardware(self.loop, self.service.clock, 10, opts)
         elif opts.backend != "direct":
             raise SimError(f"backend must be 'hardware' or 'direct', got {opts.backend!r}")
         self.steps = 0
@@ -215,16 +239,37 @@ class Simulation:
     # ------------------------------------------------------------------ driving
     def run(self) -> dict[str, Any]:
         """Play until the tournament has a winner or the hand limit is reached; returns the
-        summary (``hands_played``, ``final_stacks``, ``places``, ``history_sha256``)."""
+        summary (``hands_played``, ``final_stacks``, ``places``, ``history_sha256``).
+
+        Ctrl-C (SIGINT) or SIGTERM stops the run between two events, never in the middle of
+        one, so every journaled event has its effects carried out (hand histories written);
+        the run can then be resumed.
+
+        Raises:
+            KeyboardInterrupt: the run was stopped by a signal (after a clean stop).
+        """
+        with _StopOnSignal() as stop:
+            summary = self._run(stop)
+        if stop.signalled:
+            raise KeyboardInterrupt
+        return summary
+
+    def _run(self, stop: "_StopOnSignal") -> dict[str, Any]:
         try:
             self._settle()
-            stuck = 0
-            while self.steps < self.opts.max_steps:
+            stuck = same = 0
+            last = None
+            while self.steps < self.opts.max_steps and not stop.signalled:
                 max_hands = None if self.opts.until_winner else self.opts.hands
                 step = next_step(self.core, seed=self.opts.seed, max_hands=max_hands,
                                  late=self.late)
                 if step.kind == "done":
                     break
+                same = same + 1 if step == last else 0
+                last = step
+                if same >= 50:
+                    raise SimError(f"the simulation is stuck repeating {step.kind} at "
+                                   f"t={step.at}")
                 rejected = self.loop.counts["rejected"]
                 self._perform(step)
                 self.steps += 1
@@ -340,6 +385,32 @@ class Simulation:
             if self._tmp is not None:
                 self._tmp.cleanup()
                 self._tmp = None
+
+
+class _StopOnSignal:
+    """SIGINT/SIGTERM set a flag instead of interrupting (main thread only)."""
+
+    def __init__(self) -> None:
+        self.signalled = False
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> "_StopOnSignal":
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.signalled = True
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
 
 
 def run_sim(opts: SimOptions) -> dict[str, Any]:

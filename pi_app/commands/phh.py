@@ -7,7 +7,8 @@ be judged), then ``N passed, M failed, K skipped``.
 
 Exit status: 0 all judged hands agree, 1 any mismatch, 2 unreadable input (missing file,
 broken TOML, bad card or action; nothing is replayed then).  Unknown variants are
-skipped, not errors.  Rules of the judgement: :mod:`engine.phh_replay`.
+skipped, not errors, and so is a file not named ``.phh``/``.phhs`` (one line with
+``"hand": null`` and reason ``"not a PHH file (.phh or .phhs)"``; it is not read).  Rules of the judgement: :mod:`engine.phh_replay`.
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ def load(path: str) -> list[tuple[int | str, object]]:
     """
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PhhFileError(f"{path}: cannot read: {exc}") from None
+    except OSError as exc:
+        raise PhhFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise PhhFileError(f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
     out: list[tuple[int | str, object]] = []
     for label, table in load_tables(text, path):
         where = f"{path} hand {label}" if label is not None else path
@@ -62,10 +65,26 @@ def load(path: str) -> list[tuple[int | str, object]]:
     return out
 
 
+PHH_SUFFIXES = (".phh", ".phhs")
+NOT_PHH = "not a PHH file (.phh or .phhs)"
+
+
+def is_phh_name(path: str) -> bool:
+    """Whether ``path`` is named as a PHH file (``.phh`` or ``.phhs``, any case)."""
+    return Path(path).suffix.lower() in PHH_SUFFIXES
+
+
 def handle_replay(args: argparse.Namespace) -> int:
-    loaded = [(f, load(f)) for f in args.files]  # read everything first: bad input -> exit 2
+    # read every PHH file first: bad input -> exit 2; other files (a shell glob picking up
+    # SOURCE.md) are reported as skipped, not read
+    loaded = [(f, load(f) if is_phh_name(f) else None) for f in args.files]
     counts = {OK: 0, MISMATCH: 0, SKIPPED: 0}
     for path, hands in loaded:
+        if hands is None:
+            counts[SKIPPED] += 1
+            print(json.dumps({"file": path, "hand": None, "status": SKIPPED, "reason": NOT_PHH,
+                              "finishing_stacks": None}, ensure_ascii=False))
+            continue
         for label, h in hands:
             if isinstance(h, UnknownVariantError):
                 line = {"file": path, "hand": label, "status": SKIPPED, "reason": str(h),

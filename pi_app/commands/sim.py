@@ -25,15 +25,30 @@ import sys
 from engine.errors import InvalidInputError
 
 
+def _int_in(lo: int, hi: int | None, what: str):
+    """An argparse ``type``: a whole number lo..hi (hi None: no upper bound)."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}: not a whole number: {text!r}") from None
+        if v < lo or (hi is not None and v > hi):
+            span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"{what} must be {span}, got {v}")
+        return v
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sim", help="play a whole simulated table (bots, simulated shoe)",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--preset", default="gunpowder",
                    help="structure preset or file (gunpowder, phat-ace, mini)")
-    p.add_argument("--players", type=int, default=6, help="players, 2..10 (default 6)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the whole run (default 1)")
+    p.add_argument("--players", type=_int_in(2, 10, "players"), default=6, help="players, 2..10 (default 6)")
+    p.add_argument("--seed", type=_int_in(0, None, "seed"), default=1, help="seed of the whole run (default 1)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--hands", type=int, help="stop after this many hands")
+    g.add_argument("--hands", type=_int_in(1, None, "hands"), help="stop after this many hands")
     g.add_argument("--until-winner", action="store_true", help="play until one player is left")
     p.add_argument("--journal", help="journal file (SQLite); default: a temporary one")
     p.add_argument("--resume", action="store_true", help="continue the run in --journal")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sqlite3
 from typing import Any
 
 from pi_app import core_registry
@@ -54,11 +55,23 @@ def recovered_state(journal_path: str, core_spec: str | None = None,
 
 
 def _handler(args: argparse.Namespace) -> int:
+    from engine.errors import InvalidInputError
+    from pi_app.journal import JournalCorruptError
+
     try:
         report = recovered_state(args.journal, args.core, args.private)
     except FileNotFoundError:
-        from engine.errors import InvalidInputError
         raise InvalidInputError(f"{args.journal}: no such journal") from None
+    except IsADirectoryError:
+        raise InvalidInputError(f"{args.journal}: is a directory, not a journal file") from None
+    except PermissionError:
+        raise InvalidInputError(f"{args.journal}: permission denied") from None
+    except OSError as exc:
+        raise InvalidInputError(
+            f"{args.journal}: cannot read the journal: {exc.strerror or exc}") from None
+    except sqlite3.DatabaseError as exc:  # truncated or overwritten file
+        raise JournalCorruptError(
+            f"{args.journal}: journal is unreadable ({exc}); the file was not changed") from None
     if args.json:
         print(json.dumps(report, sort_keys=True))
         return 0

@@ -1,7 +1,8 @@
 """``pokertable structure show NAME_OR_FILE [--json]`` and ``pokertable structure check FILE``.
 
 ``show`` prints the level table of a preset (``gunpowder``, ``phat-ace``, ``mini``) or a
-structure file; ``--json`` prints :meth:`engine.structure.Structure.to_json`.
+structure file; ``--json`` prints :func:`show_json` (:meth:`Structure.to_json` plus
+``min_bet`` per level, ``buy_in`` and ``raise_rule``).
 ``check`` validates a file: exit 0 when valid, 2 with one reason per line when not.
 """
 
@@ -16,7 +17,7 @@ from engine.structure import Structure, StructureError, load_structure
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("structure", help="show or check a tournament structure")
-    sub = p.add_subparsers(dest="structure_command", metavar="ACTION")
+    sub = p.add_subparsers(dest="structure_command", metavar="ACTION", required=True)
     show = sub.add_parser("show", help="print the level table of a preset or file")
     show.add_argument("name_or_file", metavar="NAME_OR_FILE")
     show.add_argument("--json", action="store_true", help="print JSON")
@@ -24,13 +25,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     check = sub.add_parser("check", help="validate a structure file (exit 0 valid, 2 invalid)")
     check.add_argument("file", metavar="FILE")
     check.set_defaults(func=_check)
-    p.set_defaults(func=lambda args: (p.print_help(), 2)[1])
+
+
+def show_json(s: Structure) -> dict:
+    """The JSON ``structure show --json`` prints: :meth:`Structure.to_json` plus, per level,
+    ``min_bet`` (the minimum bet of a no-blind level; None otherwise) and, at the top,
+    ``buy_in`` and ``raise_rule`` (``"standard"`` or ``"double"``)."""
+    out = s.to_json()
+    for d, lv in zip(out["levels"], s.levels):
+        d.setdefault("min_bet", lv.min_bet if not lv.is_break and not lv.big_blind else None)
+    out.setdefault("buy_in", s.buy_in)
+    out.setdefault("raise_rule", s.raise_rule)
+    return out
 
 
 def _show(args: argparse.Namespace) -> int:
     s = load_structure(args.name_or_file)
     if args.json:
-        print(json.dumps(s.to_json(), indent=2))
+        print(json.dumps(show_json(s), indent=2))
     else:
         print(format_table(s))
     return 0

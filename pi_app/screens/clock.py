@@ -78,16 +78,21 @@ STAT_NAMES = ("NEXT LEVEL", "NEXT BREAK", "PLAYERS", "AVERAGE STACK", "CHIPS IN 
 BREAK_STAT = 1  # index of the ticking "next break" stat
 
 
+NOT_STARTED = "Starts with the first hand"
+
+
 def is_paused(clock: ClockView) -> bool:
-    """A timed level whose clock is stopped, or a ``PAUSED`` notice."""
+    """A timed level whose clock is stopped (once started), or a ``PAUSED`` notice."""
     if any(n.strip().upper() == PAUSED for n in clock.notices):
         return True
-    return clock.remaining_seconds is not None and not clock.running
+    return clock.started and clock.remaining_seconds is not None and not clock.running
 
 
 def notices_of(clock: ClockView) -> tuple[str, ...]:
     """The notices to show, ``PAUSED`` first when the clock is paused."""
     rest = tuple(n for n in clock.notices if n.strip() and n.strip().upper() != PAUSED)
+    if not clock.started:
+        rest = (NOT_STARTED,) + rest
     return ((PAUSED,) if is_paused(clock) else ()) + rest
 
 

@@ -99,9 +99,9 @@ def test_errors_name_the_source_given() -> None:
 
 def test_table_settings_for_the_real_core() -> None:
     cfg = parse_config('[seats]\nin_use = [2, 5, 7]\n[seats.names]\n5 = "Eve"\n'
-                       '[tournament]\nstructure = "mini"\nseed = 42\n[table]\nname = "T"\n',
+                       '[tournament]\nstructure = "phat-ace"\nseed = 42\n[table]\nname = "T"\n',
                        "t.toml")
     assert cfg.player_names() == {2: "Player 2", 5: "Eve", 7: "Player 7"}
     settings = cfg.table_settings()
     assert settings.players == cfg.player_names() and settings.seed == 42
-    assert settings.structure == "mini" and settings.name == "T"
+    assert settings.structure == "phat-ace" and settings.name == "T"
