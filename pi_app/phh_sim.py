@@ -82,8 +82,11 @@ class PhhSimulation:
             label = str(h.label) if h.label is not None else "1"
             ref = replay_hand(h, burns=True)
             if ref.status != OK or ref.hand is None:
-                self.lines.append(PhhLine(path, label, "skipped",
-                                          f"not replayable: {ref.status}: {ref.reason}", None))
+                # what `phh replay` cannot judge is skipped here too; what it finds wrong
+                # (a mismatch with the record) is a mismatch here as well
+                status = "mismatch" if ref.status == "mismatch" else "skipped"
+                self.lines.append(PhhLine(path, label, status,
+                                          f"phh replay: {ref.status}: {ref.reason}", None))
                 continue
             self.planned.append(_Planned(path, label, ref, deal_sequence(h, burns=True)))
         opts = SimOptions(players=10, seed=0, screenshots=screenshots, backend=backend)

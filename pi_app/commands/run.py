@@ -87,7 +87,18 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       show_window=window, headless=not window, profile=config.house_profile,
                       layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
                       speed=args.speed if window else None)
-    summary = run_sim(opts)
+    from pi_app.simulator import SimError
+
+    try:
+        summary = run_sim(opts)
+    except KeyboardInterrupt:
+        print(f"stopped; the tournament is journaled in {journal}: run again to resume it",
+              file=sys.stderr)
+        return 130
+    except SimError as exc:
+        if resume:
+            raise SimError(f"{exc}; or add --fresh to start a new tournament") from None
+        raise
     places = sorted(summary["places"].items(), key=lambda kv: kv[1])
     print(f"{summary['hands_played']} hands played; "
           + ", ".join(f"{p}. seat {s}" for s, p in places[:3]))

@@ -95,7 +95,12 @@ def _handler(args: argparse.Namespace) -> int:
                       resume=args.resume, realtime=args.realtime, headless=not window,
                       screenshots=args.screenshots, show_window=window,
                       backend="direct" if args.direct else "hardware", profile=args.profile)
-    summary = run_sim(opts)
+    try:
+        summary = run_sim(opts)
+    except KeyboardInterrupt:
+        where = f" in {args.journal}: add --resume to go on" if args.journal else ""
+        print(f"stopped{where}", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
