@@ -70,7 +70,8 @@ class SimOptions:
     tv_size: tuple[int, int] = (1280, 720)
     show_window: bool = False
     max_steps: int = 500_000
-    speed: float | None = None  # with a window: table seconds per real second (None: flat out)
+    speed: float | None = None
+    name: str | None = None  # the table's name on the TV (default "sim-<preset>")  # with a window: table seconds per real second (None: flat out)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -96,6 +97,9 @@ def settings_for(opts: SimOptions) -> TableSettings:
         raise SimError(f"--players must be 2..10 (seats on one table), got {opts.players}")
     if opts.seed < 0:
         raise SimError(f"--seed must be 0 or more, got {opts.seed}")
+    if not opts.preset.strip():
+        raise SimError("--preset is empty: give a preset name (gunpowder, phat-ace, mini) "
+                       "or a structure file")
     from engine.structure import load_structure
 
     q = load_structure(opts.preset).qualifiers
@@ -109,7 +113,7 @@ def settings_for(opts: SimOptions) -> TableSettings:
     players = {s: f"Player {s}" for s in range(1, opts.players + 1) if s not in late_seats}
     settings = TableSettings(players=players, structure=opts.preset, profile=opts.profile,
                              seed=opts.seed, deck_seed=opts.seed, layout=opts.layout,
-                             name=f"sim-{opts.preset}")
+                             name=opts.name or f"sim-{opts.preset}")
     settings.house_profile()  # an unknown profile fails here, before any journal exists
     return settings
 
@@ -198,6 +202,8 @@ class Simulation:
         else:
             journal = opts.journal
         self.journal_path = journal
+        if os.path.isdir(journal):
+            raise SimError(f"--journal {journal} is a folder: give a file name in it")
         if opts.resume and not os.path.exists(journal):
             raise SimError(f"--resume: no journal at {journal}")
         if not opts.resume and os.path.exists(journal):

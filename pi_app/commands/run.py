@@ -1,12 +1,13 @@
 """``pokertable run [--config FILE]``: run the table.
 
 * With a table's config (real devices), this is the service a venue's Pi runs under
-  systemd: one loop, the journal, the devices, until SIGTERM (:mod:`pi_app.daemon`).
+  systemd: one loop, the journal, the devices, until SIGTERM.
 * With the embedded default config (``--config`` left out) the table is the simulated one:
   every device mocked, bots at the seats.  The simulated tournament is played through every
   layer (simulated shoe over the wire protocol, mocked keys, loop, journal, screens) until a
   player has every chip.  With a display present the TV opens in a window; without one the
   TV and seat-display pictures are written to a folder, and the command says where.
+  The simulated run is journaled: run again to resume it (--fresh starts over).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from engine.errors import InvalidInputError
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("run", help="run the table (default: the simulated table)",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__.replace("``", ""),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--config", help="the table's TOML config (default: the embedded "
                                     "simulated table)")
     p.add_argument("--headless", action="store_true", help="never open a window")
@@ -86,7 +88,7 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       journal=str(journal), resume=resume, screenshots=str(shots),
                       show_window=window, headless=not window, profile=config.house_profile,
                       layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
-                      speed=args.speed if window else None)
+                      speed=args.speed if window else None, name=config.name)
     from pi_app.simulator import SimError
 
     try:

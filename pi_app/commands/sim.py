@@ -42,7 +42,8 @@ def _int_in(lo: int, hi: int | None, what: str):
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sim", help="play a whole simulated table (bots, simulated shoe)",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+                       description=__doc__.replace("``", ""),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--preset", default="gunpowder",
                    help="structure preset or file (gunpowder, phat-ace, mini)")
     p.add_argument("--players", type=_int_in(2, 10, "players"), default=6, help="players, 2..10 (default 6)")

@@ -83,9 +83,9 @@ def test_cli_show_json_keys(capsys):
     for lv in data["levels"]:
         keys = set(lv)
         assert keys in ({"small_blind", "big_blind", "ante", "big_blind_ante", "minutes",
-                         "break", "color_up"},
+                         "break", "color_up", "min_bet"},
                         {"small_blind", "big_blind", "ante", "big_blind_ante", "hands",
-                         "break", "color_up"})
+                         "break", "color_up", "min_bet"})
     assert [lv["color_up"] for lv in data["levels"] if lv["color_up"]] == [[100]]
 
 
