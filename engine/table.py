@@ -16,11 +16,8 @@ What it combines:
   CONFIRM RULING (hold: override), UNDO (the last player action of the hand, until a card
   is drawn after it).
 
-Positions follow the dead-button rule used in tournaments (TDA 32): the big blind moves
-one player clockwise every hand; the small blind goes to the seat that had the big blind
-(not posted if that player is out) and the button to the seat that had the small blind
-(a dead button if that player is out).  Heads-up, the button posts the small blind and
-nobody takes the big blind twice in a row (TDA 34-B).
+Positions follow the dead-button rule used in tournaments (TDA 32; :mod:`engine.positions`).
+The views handed to the TV and the seat displays are made in :mod:`engine.table_views`.
 
 >>> core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"},
 ...                                     structure="gunpowder", seed=1))
@@ -38,6 +35,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from engine import table_views
 from engine.clock import ClockAlert
 from engine.effects import Alert, Effect, HandHistory, LogLine, Notice, ShoeCommand
 from engine.errors import IllegalActionError, InvalidInputError
@@ -57,6 +55,7 @@ from engine.events import (
 )
 from engine.hand import HandConfig
 from engine.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
+from engine.positions import Positions, next_positions
 from engine.procedure import DealingProcedure
 from engine.registry import DeckRegistry, make_test_deck
 from engine.seat_input import IDLE, SeatInput, apply_seat_button
@@ -65,7 +64,6 @@ from engine.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
 
 SNAPSHOT_VERSION = 1
-WHEEL_SECONDS = 15.0  #: how long the bonus wheel stays on the TV after it starts to spin
 #: clock alerts that sound (engine.effects.ALERTS) -> their alert kind
 _SOUNDED = {
     "level_start": "level_start", "one_minute": "one_minute", "ten_seconds": "ten_seconds",
@@ -125,13 +123,6 @@ class TableSettings:
         return cls(**d)
 
 
-@dataclass
-class _Positions:
-    button: int | None = None
-    small_blind: int | None = None
-    big_blind: int | None = None
-
-
 class TableCore:
     """The table's pure core; see the module docstring.  Build with :meth:`new` (a fresh
     table) or :meth:`restore` (from :meth:`snapshot`)."""
@@ -143,7 +134,7 @@ class TableCore:
         self.registry = registry
         self.proc: DealingProcedure | None = None
         self.hand_number = 0
-        self.pos = _Positions()
+        self.pos = Positions()
         self.seat_inputs: dict[int, SeatInput] = {}
         self.results: dict[int, int] = {}
         self.offline: set[str] = set()
@@ -296,28 +287,6 @@ class TableCore:
         return [Notice("Last action undone")]
 
     # ------------------------------------------------------------------ hands
-    def _positions(self, active: list[int], rng: random.Random) -> _Positions:
-        def after(seat: int) -> int:
-            return next((s for s in active if s > seat), active[0])
-
-        if self.pos.big_blind is None:
-            button = rng.choice(active)  # the draw for the button (high card)
-            if len(active) == 2:
-                return _Positions(button, button, after(button))
-            sb = after(button)
-            return _Positions(button, sb, after(sb))
-        bb = after(self.pos.big_blind)
-        if len(active) == 2:
-            other = next(s for s in active if s != bb)
-            return _Positions(other, other, bb)
-        sb = self.pos.big_blind
-        button = self.pos.small_blind if self.pos.small_blind is not None else sb
-        if sb == bb:  # pragma: no cover - cannot happen with 3+ players
-            sb = None
-        if button == bb:
-            button = sb
-        return _Positions(button, sb, bb)
-
     def _next_hand(self, t: float) -> list[Effect]:
         if self.in_hand or (self.proc is not None and self.proc.stopped):
             raise TableStateError("a hand is in progress: finish it first")
@@ -329,7 +298,7 @@ class TableCore:
             effects += self._clock_effects(tour.start(t))
         elif tour.round_over and tour.structure.qualifiers is not None:
             effects += self._clock_effects(tour.start(t))  # the next qualifier, or the final
-            self.pos = _Positions()  # a new round draws for the button again
+            self.pos = Positions()  # a new round draws for the button again
         else:
             effects += self._clock_effects(tour.tick(t))
         effects += self._color_up_if_due()
@@ -339,7 +308,7 @@ class TableCore:
         if len(active) < 2:
             raise TableStateError("fewer than two players are left")
         rng = random.Random(f"{self.settings.seed}:button:{self.hand_number + 1}")
-        pos = self._positions(active, rng)
+        pos = next_positions(self.pos, active, rng)
         self.hand_number += 1
         cfg = HandConfig(
             stacks=stacks, button=pos.button or active[0],
@@ -561,74 +530,17 @@ class TableCore:
 
     # ------------------------------------------------------------------ views
     def screen_state(self) -> ScreenState:
-        """What the TV shows (public; never an unrevealed hole card)."""
-        t = self.last_t
-        table = None
-        if self.proc is not None:
-            table = self.proc.public_view(self.names())
-            online = {s: f"display:{s}" not in self.offline for s in range(1, 11)}
-            table = dataclasses.replace(table, seats=tuple(
-                dataclasses.replace(sp, display_online=online.get(sp.seat, True))
-                for sp in table.seats))
-        ruling = self.proc.ruling_view() if self.proc is not None else None
-        if ruling is not None and table is not None:
-            table = dataclasses.replace(table, message="")  # the banner says it, larger
-        alarm = "Card shoe offline: deal by hand, the dealer keys in cards" \
-            if "shoe" in self.offline else None
-        wheel = self.tournament.wheel_view()
-        if wheel is not None and t - wheel.started_at > WHEEL_SECONDS:
-            wheel = None
-        return ScreenState(clock=self.tournament.clock_view(t), table=table, ruling=ruling,
-                           wheel=wheel,
-                           offline=tuple(sorted(self.offline)), alarm=alarm,
-                           layout=self.settings.layout, now=t)
+        """What the TV shows now (public; :func:`engine.table_views.screen_state`)."""
+        return table_views.screen_state(self)
 
     def seat_views(self) -> dict[int, SeatDisplayView]:
-        """Seat -> what that seat's display shows (its own cards only)."""
-        out: dict[int, SeatDisplayView] = {}
-        names = self.names()
-        hand = self.hand
-        stacks = hand.stacks if self.free_hand and hand is not None else self.tournament.stacks()
-        for seat in sorted(set(stacks) | (set(hand.seats) if hand is not None else set())):
-            if hand is not None and seat in hand.seats:
-                v = self.proc.seat_view(seat)  # type: ignore[union-attr]
-                pending = self.seat_inputs.get(seat, IDLE)
-                v = dataclasses.replace(
-                    v, name=names.get(seat, v.name), pending_raise_to=pending.pending_raise_to,
-                    message=pending.note or v.message,
-                    result=self.results.get(seat) if hand.is_complete else None)
-            else:
-                v = SeatDisplayView(seat=seat, name=names.get(seat, ""),
-                                    stack=stacks.get(seat, 0), status="out")
-            out[seat] = v
-        if not self.free_hand:  # a player knocked out: the display says so, and where
-            for place, e in self.tournament.standings():
-                if (not e.active and e.seat is not None and e.seat not in out
-                        and e.round == self.tournament.round and place is not None):
-                    out[e.seat] = SeatDisplayView(seat=e.seat, name=e.name, status="out",
-                                                  message=f"OUT - {_ordinal(place)}")
-        return out
+        """Seat -> what its display shows (:func:`engine.table_views.seat_views`)."""
+        return table_views.seat_views(self)
 
     def summary(self) -> dict[str, Any]:
-        """``hands_played``, ``final_stacks`` (seat -> chips), ``places`` (seat -> place
-        where decided), ``history_sha256`` (chain digest of the private hand histories)."""
-        tour = self.tournament
-        places: dict[str, int] = {}
-        for place, e in tour.standings():
-            if place is not None and e.seat is not None and (not e.active or tour.finished):
-                places[str(e.seat)] = place
-        stacks = (self.hand.stacks if self.in_hand or self.free_hand  # type: ignore[union-attr]
-                  else tour.stacks())
-        if not stacks and tour.finished:  # a timed final: the stacks when the time ran out
-            stacks = {e.seat: e.chips_at_out for e in tour.entrants
-                      if e.round == tour.round and e.seat is not None and e.chips_at_out}
-        return {
-            "hands_played": tour.hands_played,
-            "final_stacks": {str(s): c for s, c in sorted(stacks.items())},
-            "places": dict(sorted(places.items(), key=lambda kv: kv[1])),
-            "history_sha256": self.history_digest,
-            "finished": tour.finished,
-        }
+        """``hands_played``, ``final_stacks``, ``places``, ``history_sha256``, ``finished``
+        (:func:`engine.table_views.summary`)."""
+        return table_views.summary(self)
 
     # ------------------------------------------------------------------ snapshot
     def snapshot(self) -> dict[str, Any]:
@@ -676,7 +588,7 @@ class TableCore:
                                                policy="catch_up")
         self.proc = DealingProcedure.from_dict(d["proc"]) if d["proc"] is not None else None
         self.hand_number = int(d["hand_number"])
-        self.pos = _Positions(**d["pos"])
+        self.pos = Positions(**d["pos"])
         self.seat_inputs = {int(s): SeatInput(v[0], v[1]) for s, v in d["seat_inputs"].items()}
         self.results = {int(s): v for s, v in d["results"].items()}
         self.offline = set(d["offline"])
@@ -687,12 +599,6 @@ class TableCore:
         self.load_count = int(d["load_count"])
         self.free_hand = bool(d["free_hand"])
         self.reshuffles = int(d["reshuffles"])
-
-
-def _ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def _mix(*parts: object) -> int:

@@ -6,6 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table", "engine.pots",
+           "engine.positions",
            "pi_app.bots"]
 
 

@@ -1,0 +1,66 @@
+"""Where the button and the blinds go for the next hand of a tournament (pure).
+
+The dead-button rule used in tournaments (TDA 32): the big blind moves one player clockwise
+every hand; the small blind goes to the seat that had the big blind (not posted if that
+player is out: a dead small blind) and the button to the seat that had the small blind (a
+dead button if that player is out).  Heads-up, the button posts the small blind and acts
+first before the flop, and nobody takes the big blind twice in a row (TDA 34-B).  The first
+hand draws for the button.
+
+>>> import random
+>>> p = next_positions(Positions(), [1, 3, 5, 6], random.Random(1))
+>>> p.small_blind == [1, 3, 5, 6][([1, 3, 5, 6].index(p.button) + 1) % 4]
+True
+>>> next_positions(Positions(button=5, small_blind=6, big_blind=1), [1, 3, 5, 6], None)
+Positions(button=6, small_blind=1, big_blind=3)
+>>> next_positions(Positions(button=5, small_blind=6, big_blind=1), [1, 3, 5], None)
+Positions(button=6, small_blind=1, big_blind=3)
+>>> next_positions(Positions(button=5, small_blind=5, big_blind=1), [1, 5], None)
+Positions(button=1, small_blind=1, big_blind=5)
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Positions:
+    """Seats (1-based) of the button and the blinds; a seat with nobody in it is a dead
+    button or a small blind not posted.  All None before the first hand."""
+
+    button: int | None = None
+    small_blind: int | None = None
+    big_blind: int | None = None
+
+
+def next_positions(previous: Positions, active: list[int],
+                   rng: random.Random | None) -> Positions:
+    """The next hand's positions.
+
+    Args:
+        previous: the last hand's positions (``Positions()`` before the first hand).
+        active: the seats with a player and chips, in seat order (2 or more).
+        rng: draws the first button (only used before the first hand).
+    """
+    active = sorted(active)
+
+    def after(seat: int) -> int:
+        return next((s for s in active if s > seat), active[0])
+
+    if previous.big_blind is None:
+        button = (rng or random.Random(0)).choice(active)  # the draw for the button
+        if len(active) == 2:
+            return Positions(button, button, after(button))
+        sb = after(button)
+        return Positions(button, sb, after(sb))
+    bb = after(previous.big_blind)
+    if len(active) == 2:
+        other = next(s for s in active if s != bb)
+        return Positions(other, other, bb)
+    sb: int | None = previous.big_blind
+    button = previous.small_blind if previous.small_blind is not None else sb
+    if button == bb:
+        button = sb
+    return Positions(button, sb, bb)
