@@ -86,22 +86,23 @@ class Card:
         """
         if not isinstance(text, str) or len(text.strip()) != 2:
             raise InvalidCardError(
-                f"bad card {text!r}: expected a rank of {RANKS} and a suit of {SUITS}, e.g. 'As'"
+                f"bad card {_quote(text)}: expected a rank of {RANKS} and a suit of {SUITS}, "
+                "e.g. 'As'"
             )
         t = text.strip()
         r = RANKS.find(t[0].upper())
         s = SUITS.find(t[1].lower())
         if r < 0:
-            raise InvalidCardError(f"bad card {text!r}: rank {t[0]!r} is not one of {RANKS}")
+            raise InvalidCardError(f"bad card {_quote(text)}: rank {t[0]!r} is not one of {RANKS}")
         if s < 0:
-            raise InvalidCardError(f"bad card {text!r}: suit {t[1]!r} is not one of {SUITS}")
+            raise InvalidCardError(f"bad card {_quote(text)}: suit {t[1]!r} is not one of {SUITS}")
         return cls._by_id[r * 4 + s]
 
     @classmethod
     def from_id(cls, card_id: int) -> "Card":
         """The card with phevaluator id ``card_id`` (0..51)."""
         if not isinstance(card_id, int) or not 0 <= card_id < 52:
-            raise InvalidCardError(f"bad card id {card_id!r}: expected 0..51")
+            raise InvalidCardError(f"bad card id {_quote(card_id)}: expected 0..51")
         return cls._by_id[card_id]
 
     @property
@@ -132,6 +133,18 @@ Card._by_id = [Card._make(i) for i in range(52)]
 ALL_CARDS: tuple[Card, ...] = tuple(Card._by_id)
 
 
+def _quote(value: object, limit: int = 20) -> str:
+    """``repr`` of a bad input, cut to about ``limit`` characters (``'ZzZz...'`` plus the
+    length), so a huge bad string is never echoed whole."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}... ({len(value)} characters)"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit + 2 else text[:limit] + "..."
+
+
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     """Parse several cards: ``"AsKd"``, ``"As Kd"``, ``"As,Kd"`` or an iterable of strings.
 
@@ -141,7 +154,7 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
     if isinstance(text, str):
         compact = text.replace(",", "").replace(" ", "")
         if len(compact) % 2:
-            raise InvalidCardError(f"bad card list {text!r}: odd number of characters")
+            raise InvalidCardError(f"bad card list {_quote(text)}: odd number of characters")
         return tuple(Card.parse(compact[i:i + 2]) for i in range(0, len(compact), 2))
     return tuple(Card.parse(t) for t in text)
 

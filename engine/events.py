@@ -16,6 +16,10 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
+import types
+import typing
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -188,26 +192,98 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return d
 
 
+def _short(value: Any, limit: int = 40) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (a bad input may be huge)."""
+    if isinstance(value, (dict, list)) and len(value) > 20:
+        return f"<{type(value).__name__} of {len(value)} items>"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # a huge int, a deeply nested structure
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@functools.cache
+def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
+    """Field name -> the accepted runtime types, from the dataclass annotations
+    (``int | None`` -> ``(int, NoneType)``, ``dict[str, Any]`` -> ``(dict,)``)."""
+    hints = typing.get_type_hints(cls)
+    out: dict[str, tuple[type, ...]] = {}
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        parts = typing.get_args(hint) if isinstance(hint, types.UnionType) or \
+            typing.get_origin(hint) is typing.Union else (hint,)
+        out[f.name] = tuple(typing.get_origin(p) or p for p in parts)
+    return out
+
+
+_TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+               dict: "an object", type(None): "null"}
+
+
+def _check_field(kind: str, name: str, value: Any, accepted: tuple[type, ...]) -> Any:
+    """``value`` if it has one of the ``accepted`` types (floats finite; a bool is not an
+    int, a float is not an int even when whole); an int for a float field becomes a float.
+
+    Raises:
+        UnknownEventError: naming the event type and the field.
+    """
+    for typ in accepted:
+        if typ is type(None) and value is None:
+            return value
+        if typ is bool and isinstance(value, bool):
+            return value
+        if isinstance(value, bool):
+            continue
+        if typ is int and isinstance(value, int):
+            return value
+        if typ is float and isinstance(value, (int, float)):
+            try:
+                as_float = float(value)
+            except OverflowError:
+                break
+            if math.isfinite(as_float):
+                return as_float
+            break
+        if typ in (str, dict) and isinstance(value, typ):
+            return value
+    want = " or ".join(_TYPE_WORDS.get(t, t.__name__) for t in accepted)
+    if float in accepted:
+        want += " (finite)"
+    raise UnknownEventError(f"{kind}: field {name!r} must be {want}, got {_short(value)}")
+
+
 def event_from_dict(d: dict[str, Any]) -> Event:
     """Inverse of :func:`event_to_dict`.
 
+    Field values are checked against the dataclass annotations: an ``int`` field takes an
+    int only (not a bool, not ``6.0``, not ``"40"``), ``int | None`` also null, a ``float``
+    field a finite int or float (stored as float), ``str``/``bool``/``dict`` only that.
+
     Raises:
-        UnknownEventError: unknown ``type``, unknown field or missing ``t``.
+        UnknownEventError: unknown ``type``, unknown field, missing ``t`` or a field of the
+            wrong type (the field is named).
     """
     if not isinstance(d, dict) or "type" not in d:
-        raise UnknownEventError(f"event must be an object with a 'type', got {d!r}")
+        raise UnknownEventError(f"event must be an object with a 'type', got {_short(d)}")
+    if not isinstance(d["type"], str):
+        raise UnknownEventError(f"event 'type' must be a string, got {_short(d['type'])}")
     cls = EVENT_TYPES.get(d["type"])
     if cls is None:
         raise UnknownEventError(
-            f"unknown event type {d['type']!r}; expected one of {', '.join(EVENT_TYPES)}"
+            f"unknown event type {_short(d['type'])}; expected one of {', '.join(EVENT_TYPES)}"
         )
     fields = {f.name for f in dataclasses.fields(cls)}
     extra = set(d) - fields - {"type"}
     if extra:
-        raise UnknownEventError(f"{d['type']}: unknown field(s) {', '.join(sorted(extra))}")
+        names = ", ".join(sorted(_short(k) if not isinstance(k, str) else _short(k, 30)
+                                 for k in extra)[:5])
+        raise UnknownEventError(f"{_short(d['type'])}: unknown field(s) {names}")
     if "t" not in d:
         raise UnknownEventError(f"{d['type']}: missing 't' (monotonic seconds)")
+    accepted = _field_types(cls)
+    values = {k: _check_field(d["type"], k, v, accepted[k]) for k, v in d.items() if k != "type"}
     try:
-        return cls(**{k: v for k, v in d.items() if k != "type"})
+        return cls(**values)
     except TypeError as exc:
         raise UnknownEventError(f"{d['type']}: {exc}") from None

@@ -203,6 +203,52 @@ def _header(obj: Any) -> tuple[dict[str, Any], DealingProcedure, dict[int, DeckR
     return obj, proc, extras
 
 
+MAX_JSON_DEPTH = 64  # far more than any script needs; deeper is refused, not recursed into
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_json_value(i: int, obj: Any) -> None:
+    """Walk ``obj`` without recursion: at most :data:`MAX_JSON_DEPTH` levels, strings without lone surrogates (they could not be printed)."""
+    stack: list[tuple[Any, int]] = [(obj, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_JSON_DEPTH:
+                raise ScenarioError(f"line {i}: not JSON we accept: nested deeper than "
+                                    f"{MAX_JSON_DEPTH} levels")
+            items = list(value.items()) if isinstance(value, dict) else [(None, v)
+                                                                          for v in value]
+            for key, item in items:
+                if key is not None:
+                    stack.append((key, depth))
+                stack.append((item, depth + 1))
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ScenarioError(f"line {i}: not JSON we accept: a string holds an "
+                                    "unpaired surrogate escape (\\ud800..\\udfff)") from None
+
+
+def loads_line(i: int, text: str) -> Any:
+    """``json.loads`` of script line ``i``, every oddity a :class:`ScenarioError`: bad JSON,
+    ``NaN``/``Infinity``, nesting deeper than
+    :data:`MAX_JSON_DEPTH` (no ``RecursionError``), integers too long, lone surrogates."""
+    try:
+        obj = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ScenarioError(f"line {i}: not JSON: {exc.msg}") from None
+    except RecursionError:
+        raise ScenarioError(f"line {i}: not JSON we accept: nested too deeply") from None
+    except ValueError as exc:  # NaN/Infinity, an integer too long to convert
+        raise ScenarioError(f"line {i}: not JSON: {str(exc)[:80]}") from None
+    _check_json_value(i, obj)
+    return obj
+
+
 class _Reader:
     """Reads a script line by line: the header first, then events (with the draw
     counter and card conveniences)."""
@@ -218,12 +264,7 @@ class _Reader:
         text = raw.strip()
         if not text or text.startswith("#"):
             return None
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ScenarioError(f"line {i}: not JSON: {exc.msg}") from None
-        except ValueError as exc:  # e.g. an integer too long to convert
-            raise ScenarioError(f"line {i}: not JSON: {exc}") from None
+        obj = loads_line(i, text)
         if self.sc is None:
             if i != 1 and not isinstance(obj, dict):
                 raise ScenarioError(f"line {i}: the header must be a JSON object")

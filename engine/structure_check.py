@@ -94,7 +94,7 @@ class Validator:
         last_number = max((lv.number for lv in levels if not lv.is_break), default=0)
         late = self.late(self.table(raw, "late_registration"), last_number, starting)
         bounty = self.bounty(raw, chips)
-        wheel = self.wheel(raw)
+        wheel = self.wheel(raw, chips)
         quals = self.qualifiers(raw)
         if quals is not None and len(levels) != 1:
             self.bad("[qualifiers]", "a structure with qualifying rounds has exactly one level "
@@ -305,7 +305,7 @@ class Validator:
             self.bad("[bounty]", f"a bounty of {v} cannot be made from the chip set")
         return Bounty(v)
 
-    def wheel(self, raw: dict) -> BonusWheel | None:
+    def wheel(self, raw: dict, chips: tuple = ()) -> BonusWheel | None:
         if "bonus_wheel" not in raw:
             return None
         w = self.table(raw, "bonus_wheel")
@@ -322,6 +322,12 @@ class Validator:
         if not isinstance(seg, list) or not seg or not all(_is_int(s) and s > 0 for s in seg):
             self.bad(where, f"segments must list positive chip amounts, got {seg!r}")
             return None
+        if chips:  # a bonus is paid in chips: it must be made of the set's chips
+            unit = min(c.denomination for c in chips)
+            odd = [s for s in seg if s % unit]
+            if odd:
+                self.bad(where, f"segments {odd} cannot be paid in the chip set "
+                                f"(the smallest chip is {unit})")
         return BonusWheel(str(w.get("name", "Bonus wheel")), first, last, tuple(seg))
 
     def qualifiers(self, raw: dict) -> Qualifiers | None:

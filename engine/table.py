@@ -375,9 +375,15 @@ class TableCore:
         remaining = self.tournament.clock.structure.denominations_in_play(
             self.tournament.clock.index)
         unit = min(remaining) if remaining else smallest
-        removed = {s: c % unit for s, c in stacks.items()}
-        result = self.tournament.color_up(removed)
+        # chips of the removed denominations are whole chips: a remainder smaller than the
+        # smallest removed chip (an odd amount no chip makes) stays as it is
+        removed = {s: (c % unit) // smallest * smallest for s, c in stacks.items()}
         words = ", ".join(str(d) for d in due)
+        try:
+            result = self.tournament.color_up(removed)
+        except InvalidInputError as exc:  # never let a color-up stop the next hand
+            return [Notice(f"Color-up of the {words} chips: count it by hand ({exc})"),
+                    LogLine("WARNING", f"color-up of {words} not computed: {exc}")]
         return [Alert("color_up", f"Color up: the {words} chips are removed"),
                 Notice(f"Color-up: {words} chips removed; "
                        f"chips in play change by {result.change_in_play:+d}")]

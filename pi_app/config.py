@@ -29,7 +29,9 @@ names the file and the dotted key: ``table.toml: seats.count: must be 2..10, got
 from __future__ import annotations
 
 import os
+import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -226,6 +228,48 @@ class _Checker:
         return value
 
 
+_CONTROL_CATEGORIES = ("Cc", "Zl", "Zp")
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (C0/C1, DEL) or a line/paragraph
+    separator: they would break the one-line displays and the logs."""
+    return any(unicodedata.category(ch) in _CONTROL_CATEGORIES for ch in text)
+
+
+# gpiozero's header pin names (gpiozero.pins.PiBoardInfo.to_gpio): GPIOn / BCMn are BCM
+# numbers, BOARDn / J8:n physical pins of the 40-pin header.
+_PIN_NAME = re.compile(r"(GPIO|BCM|BOARD|J8:)([0-9]{1,2})")
+# J8 physical pin -> BCM number, for every GPIO pin of the 40-pin header (pinout.xyz).
+_BOARD_TO_BCM = {3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23,
+                 18: 24, 19: 10, 21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5,
+                 31: 6, 32: 12, 33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21}
+# GPIO 2/3 are I2C1 SDA/SCL (J8 3/5), the bus of the seat displays: never a button.
+_I2C1_PINS = {2: "I2C1 SDA", 3: "I2C1 SCL"}
+_PIN_FORMS = "a BCM number 0..27 or a header pin name (GPIO17, BCM17, BOARD11, J8:11)"
+
+
+def _pin_bcm(pin: Any) -> int | str:
+    """The BCM number of a button pin from the config, or a reason it is not one."""
+    if isinstance(pin, bool) or not isinstance(pin, (int, str)):
+        return f"must be {_PIN_FORMS}, got {pin!r}"
+    if isinstance(pin, int):
+        if not 0 <= pin <= 27:
+            return f"GPIO {pin} is not on the 40-pin header (BCM 0..27)"
+        return pin
+    m = _PIN_NAME.fullmatch(pin)
+    if m is None:
+        return f"must be {_PIN_FORMS}, got {pin!r}"
+    number = int(m.group(2))
+    if m.group(1) in ("GPIO", "BCM"):
+        if not 0 <= number <= 27:
+            return f"{pin} is not on the 40-pin header (BCM 0..27)"
+        return number
+    if number not in _BOARD_TO_BCM:
+        return f"{pin} is not a GPIO pin of the 40-pin header (power, ground or no such pin)"
+    return _BOARD_TO_BCM[number]
+
+
 def _kind_name(kinds: tuple[type, ...]) -> str:
     names = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
              list: "a list", dict: "a table"}
@@ -271,6 +315,8 @@ def _seats(c: _Checker) -> tuple[tuple[int, ...], dict[int, str]]:
             raise c.fail(dotted, f"seat {seat} is not in use (seats: {_fmt(in_use)})")
         if not isinstance(value, str) or not value.strip() or len(value) > 24:
             raise c.fail(dotted, f"must be a name of 1..24 characters, got {value!r}")
+        if _has_control(value):
+            raise c.fail(dotted, f"must not hold control characters, got {value!r}")
         names[seat] = value.strip()
     return in_use, names
 
@@ -366,15 +412,32 @@ def _buttons(c: _Checker, seats: tuple[int, ...], backends: dict[str, str]
             value = c.get(sec, "buttons", key, (int, float), 0.0)
             if not 0 <= value <= 600:
                 raise c.fail(f"buttons.{key}", f"must be 0..600 seconds, got {value}")
+    from hardware.debounce import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME
+    bounce = sec.get("bounce_time", DEFAULT_BOUNCE_TIME)
+    hold = sec.get("hold_time", DEFAULT_HOLD_TIME)
+    if not bounce > 0:
+        raise c.fail("buttons.bounce_time", f"must be more than 0 seconds, got {bounce}")
+    if not hold > bounce:
+        raise c.fail("buttons.hold_time",
+                     f"must be more than bounce_time ({bounce} s), got {hold} "
+                     "(a hold is a press longer than hold_time: hardware/debounce.py)")
+    for part in ("seats", "dealer"):
+        for key, buttons in (sec.get(part) or {}).items():
+            items = buttons.items() if part == "seats" and isinstance(buttons, dict) else (
+                [(key, buttons)] if part == "dealer" else [])
+            prefix = f"buttons.seats.{key}" if part == "seats" else "buttons.dealer"
+            for button, pin in items:
+                bcm = _pin_bcm(pin)
+                if isinstance(bcm, str):
+                    raise c.fail(f"{prefix}.{button}", bcm)
+                if bcm in _I2C1_PINS:
+                    raise c.fail(f"{prefix}.{button}",
+                                 f"GPIO {bcm} is {_I2C1_PINS[bcm]}, used by the seat "
+                                 f"displays; choose another pin")
     try:
         pin_map = pin_map_from_config({k: v for k, v in sec.items() if k in ("seats", "dealer")})
     except PinConfigError as exc:
         raise c.fail("buttons", str(exc)) from None
-    for label, pin in pin_map.all_pins():
-        if isinstance(pin, int) and not 0 <= pin <= 27:
-            where = label.replace("seat ", "seats.").replace("dealer ", "dealer.").replace(" ", ".")
-            raise c.fail(f"buttons.{where}",
-                         f"GPIO {pin} is not on the 40-pin header (BCM 0..27)")
     if backends["buttons"] == "real":
         for seat in seats:
             if seat not in pin_map.seats:
@@ -494,6 +557,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     name = c.get(table, "table", "name", str, "Table").strip()
     if not name or len(name) > 40:
         raise c.fail("table.name", f"must be 1..40 characters, got {name!r}")
+    if _has_control(name):
+        raise c.fail("table.name", f"must not hold control characters, got {name!r}")
     seats, names = _seats(c)
     structure, profile = _structure(c, base_dir)
     _final_fits(c, structure, seats)

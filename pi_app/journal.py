@@ -31,6 +31,7 @@ import json
 import logging
 import os
 import sqlite3
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +61,11 @@ class JournalSchemaError(InvalidInputError):
 
 class JournalCorruptError(InvalidInputError):
     """The file is not a journal, or a record other than the last one is damaged."""
+
+
+class JournalPathError(InvalidInputError):
+    """The journal path is not a regular file (a device, a folder, a FIFO...) or its
+    parent is not a directory; nothing was touched."""
 
 
 class JournalBusyError(InvalidInputError):
@@ -153,6 +159,78 @@ def _ro_uri(path: Path) -> str:
     return f"file:{quoted}?mode=ro" + ("" if _has_wal(path) else "&immutable=1")
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def check_journal_path(path: Path) -> bool:
+    """Whether ``path`` exists, after checking that it may hold a journal at all.
+
+    Nothing is created, opened for writing or chmodded here: this runs before anything
+    else touches the path.
+
+    Raises:
+        JournalPathError: ``path`` exists but is not a regular file (``/dev/null``, a
+            folder, a FIFO), or its parent exists but is not a directory.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        try:
+            pst = os.stat(path.parent)
+        except FileNotFoundError:
+            return False  # create() makes the missing folders
+        except NotADirectoryError:
+            raise JournalPathError(
+                f"{path}: a parent of the journal is not a directory") from None
+        if not stat.S_ISDIR(pst.st_mode):
+            raise JournalPathError(f"{path}: parent {path.parent} is not a directory")
+        return False
+    except NotADirectoryError:
+        raise JournalPathError(f"{path}: a parent of the journal is not a directory") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+        if stat.S_ISDIR(st.st_mode):
+            raise JournalPathError(f"{path}: is a directory, not a journal file")
+        raise JournalPathError(
+            f"{path}: is {kind}, not a regular file; the journal must be a regular file")
+    return True
+
+
+def _lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def _verify_journal(path: Path) -> None:
+    """Check, read-only, that ``path`` is one of our journals (``meta`` with a
+    ``schema_version``, ``events``, ``snapshots``) before anything writes to it.
+
+    Raises:
+        JournalCorruptError: "<path> is not a pokertable journal (...)".
+    """
+    try:
+        con = sqlite3.connect(_ro_uri(path), uri=True)
+        try:
+            tables = {row[0] for row in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = sorted({"meta", "events", "snapshots"} - tables)
+            if missing:
+                raise JournalCorruptError(
+                    f"{path} is not a pokertable journal (missing tables: {', '.join(missing)})")
+            row = con.execute(
+                "SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+            if row is None:
+                raise JournalCorruptError(
+                    f"{path} is not a pokertable journal (no schema_version in meta)")
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorruptError(
+            f"{path} is not a pokertable journal or is damaged (unreadable: {exc}); "
+            f"the file was not changed") from None
+
+
 def _read_user_version(path: Path) -> int:
     """``PRAGMA user_version`` of ``path``, without writing (or creating) any file.
 
@@ -162,7 +240,8 @@ def _read_user_version(path: Path) -> int:
     with open(path, "rb") as fh:
         header = fh.read(100)
     if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
-        raise JournalCorruptError(f"{path}: not a pokertable journal (not an SQLite file)")
+        what = "empty file" if not header else "not an SQLite file"
+        raise JournalCorruptError(f"{path} is not a pokertable journal ({what})")
     if not _has_wal(path):
         return int.from_bytes(header[60:64], "big")
     try:
@@ -172,7 +251,7 @@ def _read_user_version(path: Path) -> int:
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:
-        raise JournalCorruptError(f"{path}: not a pokertable journal ({exc})") from None
+        raise JournalCorruptError(f"{path} is not a pokertable journal ({exc})") from None
 
 
 class Journal:
@@ -196,14 +275,31 @@ class Journal:
     # --- opening ------------------------------------------------------------------------
     @staticmethod
     def _lock(path: Path) -> int:
-        lock_path = path.with_name(path.name + ".lock")
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        lock_path = _lock_path(path)
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
         try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise JournalPathError(f"{lock_path}: the lock file is not a regular file")
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise JournalBusyError(f"{path}: journal is in use by another pokertable process")
+            raise JournalBusyError(
+                f"{path}: journal is in use by another pokertable process") from None
+        except BaseException:
+            os.close(fd)
+            raise
         return fd
+
+    @staticmethod
+    def _unlock(fd: int, lock_path: Path, created: bool) -> None:
+        """Release a lock taken for an open that failed; remove the lock file if that
+        open created it."""
+        os.close(fd)
+        if created:
+            try:
+                lock_path.unlink()
+            except OSError:
+                pass
 
     @staticmethod
     def _connect(path: Path) -> sqlite3.Connection:
@@ -215,13 +311,22 @@ class Journal:
     @classmethod
     def exists(cls, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` holds a journal (or some other file: then :meth:`open` says
-        what is wrong).  An empty file, or an SQLite file with nothing in it (a creation
-        cut short by a power failure), does not count: :meth:`create` may reuse it."""
+        what is wrong).  An empty file, or an SQLite file with nothing in it, left by a
+        creation cut short by a power failure (its ``.lock`` file is there) does not
+        count: :meth:`create` may reuse it.  Another program's empty file counts (and
+        :meth:`open` refuses it).
+
+        Raises:
+            JournalPathError: ``path`` is not a regular file (``/dev/null``, a folder).
+        """
         p = Path(path)
-        if not p.exists() or p.stat().st_size == 0:
+        if not check_journal_path(p):
             return False
+        ours = _lock_path(p).is_file()
+        if p.stat().st_size == 0:
+            return not ours
         try:
-            if _read_user_version(p) != 0:
+            if _read_user_version(p) != 0 or not ours:
                 return True
             con = sqlite3.connect(_ro_uri(p), uri=True)
             try:
@@ -241,7 +346,8 @@ class Journal:
         Schema and genesis are written in one transaction.
 
         Raises:
-            FileExistsError: ``path`` already holds a journal.
+            FileExistsError: ``path`` already holds a journal (or another file).
+            JournalPathError: ``path`` is not a regular file or its parent is not a folder.
             JournalUnavailable: the disk is full or read-only.
         """
         p = Path(path)
@@ -274,7 +380,8 @@ class Journal:
 
     @classmethod
     def _check_schema(cls, p: Path) -> None:
-        if not p.exists():
+        """Refuse, without writing anything, a path that is not one of our journals."""
+        if not check_journal_path(p):
             raise FileNotFoundError(f"{p}: no journal")
         version = _read_user_version(p)
         if version > SCHEMA_VERSION:
@@ -282,32 +389,46 @@ class Journal:
                 f"{p}: journal schema version {version} is newer than this pokertable "
                 f"supports ({SCHEMA_VERSION}); upgrade pokertable (the file was not changed)")
         if version < 1:
-            raise JournalCorruptError(f"{p}: not a pokertable journal (no schema version)")
+            raise JournalCorruptError(f"{p} is not a pokertable journal (no schema version)")
+        _verify_journal(p)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], *,
              snapshot_every: int = DEFAULT_SNAPSHOT_EVERY) -> Journal:
         """Open an existing journal for writing (checks the schema before writing anything).
 
+        Only a file verified (read-only) to be one of our journals is locked, chmodded
+        (to 0600 when wider) or opened for writing.
+
         Raises:
-            FileNotFoundError, JournalSchemaError, JournalCorruptError, JournalBusyError,
-            JournalUnavailable.
+            FileNotFoundError, JournalPathError, JournalSchemaError, JournalCorruptError,
+            JournalBusyError, JournalUnavailable.
         """
         p = Path(path)
         cls._check_schema(p)
+        lock_created = not os.path.lexists(_lock_path(p))
         lock_fd = cls._lock(p)
         try:
             if p.stat().st_mode & 0o077:
                 os.chmod(p, 0o600)
                 log.warning("%s: permissions were wider than 0600; tightened", p)
             con = cls._connect(p)
+            try:
+                journal = cls(p, con, readonly=False, snapshot_every=snapshot_every,
+                              lock_fd=lock_fd)
+            except BaseException:
+                con.close()
+                raise
         except (sqlite3.DatabaseError, OSError) as exc:
-            os.close(lock_fd)
+            cls._unlock(lock_fd, _lock_path(p), lock_created)
             err = unavailable_from(exc, p)
             if err is not None:
                 raise err from exc
             raise
-        return cls(p, con, readonly=False, snapshot_every=snapshot_every, lock_fd=lock_fd)
+        except BaseException:
+            cls._unlock(lock_fd, _lock_path(p), lock_created)
+            raise
+        return journal
 
     @classmethod
     def open_readonly(cls, path: str | os.PathLike[str]) -> Journal:

@@ -75,6 +75,7 @@ class ScreenRecorder:
         self._pending_showdown: int | None = None
         self._showdown_seats: tuple[int, ...] = ()
         self.written: list[Path] = []
+        self._continue_index()
 
     # ------------------------------------------------------------------ renderers
     def on_screen(self, state: ScreenState) -> None:
@@ -96,7 +97,9 @@ class ScreenRecorder:
                 self._level = level
                 what = f"break-after-{clock.level_number}" if clock.is_break \
                     else f"level-{clock.level_number:02d}"
-                self._save_tv(what, f"level change: {what}")
+                notes = [n for n in clock.notices if "olor" in n or "up next" in n]
+                self._save_tv(what, f"level change: {what}"
+                              + "".join(f"; notice: {n}" for n in notes))
         r = state.ruling
         if r is not None:
             rid = getattr(r, "ruling_id", None) or (r.code, r.rule, r.words)
@@ -134,6 +137,22 @@ class ScreenRecorder:
         self._pending_showdown = None
 
     # ------------------------------------------------------------------ files
+    def _continue_index(self) -> None:
+        """A resumed run goes on numbering where the folder's index.txt stopped, and does not
+        picture the level it was in again."""
+        if self.folder is None or not (self.folder / "index.txt").is_file():
+            return
+        for line in (self.folder / "index.txt").read_text(encoding="utf-8").splitlines():
+            name = line.split("\t", 1)[0]
+            m = re.match(r"tv-(\d+)-(level-(\d+)|break-after-(\d+))?", name)
+            if not m:
+                continue
+            self.count = max(self.count, int(m.group(1)))
+            if m.group(3):
+                self._level = (int(m.group(3)), False)
+            elif m.group(4):
+                self._level = (int(m.group(4)), True)
+
     def _save_tv(self, what: str, words: str) -> None:
         if self.folder is None:
             return

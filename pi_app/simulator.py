@@ -206,6 +206,13 @@ class Simulation:
             raise SimError(f"--journal {journal} is a folder: give a file name in it")
         if opts.resume and not os.path.exists(journal):
             raise SimError(f"--resume: no journal at {journal}")
+        if not opts.resume:
+            from pi_app.service import history_dir_for
+
+            old = history_dir_for(journal)
+            if old.is_dir() and any(old.rglob("*.phh")):
+                raise SimError(f"{old} holds the hand histories of another run: move it away "
+                               "or choose another journal name")
         if not opts.resume and os.path.exists(journal):
             raise SimError(f"{journal} exists: add --resume to continue it, or remove it")
         self.clock = RealClock() if opts.realtime else VirtualClock(0.0)
@@ -228,8 +235,8 @@ class Simulation:
             self.service.close()
             raise SimError(
                 f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
-                f"{len(made.players)} seated players; resume it with the same --preset, "
-                f"--seed and --players (or start a new journal)")
+                f"other options than these: resume it with the --preset, --seed and "
+                f"--players it was started with (or start a new journal)")
         sink.target = _Restamp(self.loop, self.service.clock)
         self.hw = None
         if opts.backend == "hardware":

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -61,27 +63,40 @@ def _handler(args: argparse.Namespace) -> int:
 
 
 def _run_simulated(config, args: argparse.Namespace) -> int:
-    from pi_app.simulator import SimOptions, run_sim
+    from pi_app.simulator import SimError, SimOptions, run_sim
 
     window = not args.headless and bool(os.environ.get("DISPLAY")
                                          or os.environ.get("WAYLAND_DISPLAY"))
-    state_dir = Path(config.state_dir)
-    state_dir.mkdir(parents=True, exist_ok=True)
-    shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
-    journal = state_dir / "sim-journal.db"
-    if args.fresh or _finished(journal):
-        for p in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
-            p.unlink(missing_ok=True)
-        if shots.exists():
-            for f in shots.glob("*"):
-                if f.is_file():
-                    f.unlink()
+    # every option is checked before anything on disk changes
     seed = args.seed if args.seed is not None else int(getattr(config, "seed", 1) or 1)
+    if seed < 0:
+        raise InvalidInputError(f"--seed must be 0 or more, got {seed}")
+    if not math.isfinite(args.speed) or args.speed <= 0:
+        raise InvalidInputError(f"--speed must be a number above 0, got {args.speed}")
     players = len(config.seats)
     if players < 2:
         raise InvalidInputError("the simulated table needs at least 2 seats")
+    state_dir = Path(config.state_dir)
+    shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
+    for folder, what in ((state_dir, "state directory"), (shots, "--screenshots")):
+        if folder.exists() and not folder.is_dir():
+            raise InvalidInputError(f"{folder}: the {what} is a file, not a folder")
+    state_dir.mkdir(parents=True, exist_ok=True)
+    journal = state_dir / "sim-journal.db"
+    hands = state_dir / "sim-journal-hands"
+    if _in_use(journal):
+        raise InvalidInputError(f"{journal} is in use by another run of the table")
+    if args.fresh or _finished(journal):
+        # start over: this table's own journal, hand histories and pictures go
+        for p in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+            p.unlink(missing_ok=True)
+        shutil.rmtree(hands, ignore_errors=True)
+        if shots.is_dir():
+            for f in shots.iterdir():
+                if f.is_file() and (f.suffix == ".png" or f.name == "index.txt"):
+                    f.unlink()
     resume = journal.exists()
-    print(f"Simulated table '{config.name}': {players} bots, structure "
+    print(f"Simulated table '{config.name}': {players} seats, structure "
           f"'{config.structure}', seed {seed}"
           f"{' (resuming ' + str(journal) + ')' if resume else ''}", flush=True)
     opts = SimOptions(preset=config.structure, players=players, seed=seed, until_winner=True,
@@ -89,8 +104,6 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       show_window=window, headless=not window, profile=config.house_profile,
                       layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
                       speed=args.speed if window else None, name=config.name)
-    from pi_app.simulator import SimError
-
     try:
         summary = run_sim(opts)
     except KeyboardInterrupt:
@@ -109,6 +122,23 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     print(json.dumps(summary, sort_keys=True))
     sys.stdout.flush()
     return 0
+
+
+def _in_use(journal: Path) -> bool:
+    """Whether another process holds the journal's lock (a table running on it)."""
+    import fcntl
+
+    lock = journal.with_name(journal.name + ".lock")
+    if not lock.is_file():
+        return False
+    fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def _finished(journal: Path) -> bool:

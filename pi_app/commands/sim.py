@@ -11,8 +11,8 @@ loop journals every event; virtual time unless ``--realtime``.  The run is deter
 for a seed: with ``--json`` the last line is ``{"hands_played", "final_stacks",
 "places", "history_sha256"}``, the same after a kill and ``--resume``.
 
-``--phh`` replays recorded hands through the same layers instead (see
-:mod:`pi_app.phh_sim`) and prints one JSON line per hand plus a closing count line.
+``--phh`` replays recorded hands through the same layers instead and prints one JSON line
+per hand plus a closing count line.
 """
 
 from __future__ import annotations

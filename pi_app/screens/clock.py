@@ -219,9 +219,11 @@ def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL) -> None
                 (cv.dw / 2, L.blinds_label_y), "midtop")
         cv.text("TAKE A BREAK", "bold", L.blinds_size * 0.8, GREEN,
                 (cv.dw / 2, L.blinds_y + 8), "midtop", max_width=cv.dw - 60)
-        nxt = next_level_text(clock)
-        if nxt[0] not in ("-", "BREAK"):
-            cv.text(f"NEXT BLINDS {nxt[0]}" + (f"   {nxt[1].upper()}" if nxt[1] else ""),
+        # on a break the view's blinds are those of the level the break leads to
+        after = ante_text(clock.ante, clock.big_blind_ante)
+        if clock.big_blind:
+            cv.text(f"THEN {blinds_text(clock.small_blind, clock.big_blind)}"
+                    + (f"   {after}" if after else ""),
                     "bold", L.ante_size, TEXT, (cv.dw / 2, L.ante_y), "midtop",
                     max_width=cv.dw - 40)
     else:

@@ -139,9 +139,10 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
     """Every golden case: name -> (state, surface size)."""
     c = CLOCK
     paused = replace(c, running=False, remaining_seconds=612.0, seconds_to_break=2412.0)
+    # on a break the view's blinds are the level the break leads to (engine.tournament)
     brk = replace(c, level_number=8, is_break=True, remaining_seconds=581.0,
-                  seconds_to_break=None, next_small_blind=300, next_big_blind=600,
-                  next_big_blind_ante=600,
+                  seconds_to_break=None, small_blind=300, big_blind=600, big_blind_ante=600,
+                  next_small_blind=400, next_big_blind=800, next_big_blind_ante=800,
                   notices=("Color-up: the 25 chips leave at the end of the break",))
     hands = replace(c, tournament_name="Phat Ace", level_number=12, small_blind=1_000,
                     big_blind=2_000, big_blind_ante=2_000, remaining_seconds=None,

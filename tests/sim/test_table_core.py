@@ -153,3 +153,24 @@ def test_house_rules_from_the_config_reach_the_dealing_rulings():
     assert profile.one_extra_card == "burn" and profile.name == config.house_profile
     again = TableCore.restore(json.loads(json.dumps(core.snapshot())))
     assert again.settings.house_rules == {"one_extra_card": "burn"}
+
+
+def test_a_color_up_never_stops_the_next_hand():
+    """Stacks with a remainder no chip makes (e.g. a 50 from an old split) still color up,
+    and a color-up that cannot be computed leaves a notice instead of blocking NEXT HAND."""
+    from engine.effects import Notice
+
+    core = _core(players=3)
+    _deal_to_first_action(core)
+    # finish the hand quickly: everybody folds to the big blind
+    while not core.proc.hand.is_complete:
+        core.apply(PlayerAction(t=core.last_t + 1, seat=core.proc.hand.actor, action="fold"))
+    tour = core.tournament
+    seat = sorted(tour.stacks())[0]
+    tour._by_seat(seat).chips += 50  # an odd amount no chip of the set makes
+    tour._by_seat(sorted(tour.stacks())[1]).chips -= 50
+    tour.jump_to_level(core.last_t, 4)  # 500/1000: the 100s are colored up
+    effects = core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
+    assert core.in_hand and tour.colored_up
+    assert any(isinstance(e, Notice) and "Color-up" in e.text for e in effects)
+    assert all(c % 100 in (0, 50) for c in tour.stacks().values())

@@ -27,6 +27,7 @@ BROKEN = {
     "starting_not_in_set.toml": ("[chips.starting]", "denomination 1000 is not in the chip set"),
     "not_toml.toml": ("", "not valid TOML"),
     "no_blinds_no_min_bet.toml": ("level 1", "needs a min_bet"),
+    "wheel_odd_segment.toml": ("[bonus_wheel]", "segments [30, 7] cannot be paid"),
 }
 
 
