@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import types
 import typing
@@ -203,10 +202,14 @@ def _short(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-@functools.cache
+_FIELD_TYPES: dict[str, dict[str, tuple[type, ...]]] = {}
+
+
 def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
     """Field name -> the accepted runtime types, from the dataclass annotations
-    (``int | None`` -> ``(int, NoneType)``, ``dict[str, Any]`` -> ``(dict,)``)."""
+    (``int | None`` -> ``(int, NoneType)``, ``dict[str, Any]`` -> ``(dict,)``); cached."""
+    if cls.TYPE in _FIELD_TYPES:
+        return _FIELD_TYPES[cls.TYPE]
     hints = typing.get_type_hints(cls)
     out: dict[str, tuple[type, ...]] = {}
     for f in dataclasses.fields(cls):
@@ -214,6 +217,7 @@ def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
         parts = typing.get_args(hint) if isinstance(hint, types.UnionType) or \
             typing.get_origin(hint) is typing.Union else (hint,)
         out[f.name] = tuple(typing.get_origin(p) or p for p in parts)
+    _FIELD_TYPES[cls.TYPE] = out
     return out
 
 

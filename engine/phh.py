@@ -51,6 +51,9 @@ KNOWN_FIELDS = (
 _AMOUNT_LISTS = ("antes", "blinds_or_straddles", "starting_stacks", "winnings",
                  "finishing_stacks")
 _MAX_DECIMALS = 6
+#: The largest amount, in chips, a hand may hold (a quadrillion: far beyond any real
+#: stack, small enough for exact arithmetic everywhere).  ``inf`` stays "unknown".
+MAX_CHIPS = 10**15
 
 
 class PhhError(InvalidInputError):
@@ -225,12 +228,20 @@ def _decimals(d: Decimal) -> int:
     return max(0, -int(exp))
 
 
+def _amount_text(d: Decimal) -> str:
+    text = str(d)
+    return text if len(text) <= 24 else f"{d:.3e}"
+
+
 def _scale(d: Decimal, chips_per_unit: int, where: str) -> int:
     if not d.is_finite():
-        raise PhhError(f"{where}: amount {d} is not finite")
+        raise PhhError(f"{where}: amount {_amount_text(d)} is not finite")
+    if d.adjusted() > 15 or abs(d) * chips_per_unit > MAX_CHIPS:
+        raise PhhError(f"{where}: amount {_amount_text(d)} is too large (more than "
+                       f"{MAX_CHIPS:.0e} chips); write inf for an unknown stack")
     chips = d * chips_per_unit
     if chips != chips.to_integral_value():
-        raise PhhError(f"{where}: amount {d} is finer than 1/{chips_per_unit}")
+        raise PhhError(f"{where}: amount {_amount_text(d)} is finer than 1/{chips_per_unit}")
     return int(chips)
 
 

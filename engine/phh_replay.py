@@ -251,9 +251,13 @@ def deal_sequence(h: PhhHand, *, burns: bool = True) -> list[DealStep]:
     the same ones :func:`replay_hand` uses, so a shoe replay reaches the same stacks.
 
     Raises:
-        ReplaySetupError, PhhError: as :func:`plan`.
+        ReplaySetupError, PhhError: as :func:`plan`; PhhError also when the record
+            contradicts itself (a card dealt twice, a show that differs from the deal).
     """
     pl = plan(h)
+    if pl.conflicts:
+        where = f"hand {h.label}" if h.label is not None else "hand"
+        raise PhhError(f"{where}: {'; '.join(pl.conflicts)}")
     n = h.player_count
     order = [1, 2] if n == 2 else list(range(1, n + 1))
     steps = [DealStep("hole", pl.hole[p][r], pl.seats[p - 1], p, pl.hole_known[p])

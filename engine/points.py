@@ -46,6 +46,16 @@ _BINOPS: dict[type, Callable[[float, float], float]] = {
     ast.Mod: lambda a, b: a % b, ast.Pow: lambda a, b: a ** b,
 }
 MAX_FORMULA_LENGTH = 500
+#: The largest |exponent| of ``**`` (our bound: ``9**9**9**9`` must fail at once, not hang
+#: or overflow); every intermediate result must also be a finite real number.
+MAX_EXPONENT = 100
+#: Sample values :func:`check_formula` evaluates a formula for: a field of 10, every place.
+CHECK_VALUES = {"n": 10, "b": 20, "e": 20}
+
+
+def _name(text: str) -> str:
+    """The formula quoted for a message, cut to 60 characters."""
+    return repr(text) if len(text) <= 60 else repr(text[:57] + "...")
 
 
 class FormulaError(InvalidInputError):
@@ -66,14 +76,19 @@ class Formula:
         if unknown:
             raise FormulaError(f"unknown variable(s) {', '.join(sorted(unknown))}")
         try:
-            result = _eval(self.tree.body, {k: float(v) for k, v in values.items()})
+            env = {k: float(v) for k, v in values.items()}
+            result = _eval(self.tree.body, env)
+        except _EvalProblem as exc:
+            raise FormulaError(f"formula {_name(self.text)} cannot be evaluated for "
+                               f"{values}: {exc}") from None
         except FormulaError:
             raise
-        except (ArithmeticError, ValueError, TypeError) as exc:
-            raise FormulaError(f"formula {self.text!r} cannot be evaluated for "
-                               f"{values}: {exc}") from None
+        except (ArithmeticError, ValueError, TypeError, RecursionError) as exc:
+            why = "division by zero" if isinstance(exc, ZeroDivisionError) else str(exc)
+            raise FormulaError(f"formula {_name(self.text)} cannot be evaluated for "
+                               f"{values}: {why}") from None
         if isinstance(result, complex) or not math.isfinite(result):
-            raise FormulaError(f"formula {self.text!r} gives no real number for {values}")
+            raise FormulaError(f"formula {_name(self.text)} gives no real number for {values}")
         return float(result)
 
 
@@ -128,23 +143,65 @@ def _check(node: ast.AST, text: str) -> None:
                            f"{', '.join(FUNCTIONS)})")
 
 
+class _EvalProblem(ArithmeticError):
+    """An evaluation step left the finite real numbers (turned into FormulaError)."""
+
+
+def _finite(value: object, what: str) -> float:
+    if isinstance(value, complex):
+        raise _EvalProblem(f"{what} gives a complex number")
+    try:
+        f = float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        raise _EvalProblem(f"{what} is too large") from None
+    if not math.isfinite(f):
+        raise _EvalProblem(f"{what} is not a finite number")
+    return f
+
+
 def _eval(node: ast.AST, env: dict[str, float]) -> float:
+    """Evaluate a checked tree; every step's result is a finite float, and ``**`` takes
+    exponents of at most :data:`MAX_EXPONENT` in size (checked before computing)."""
     if isinstance(node, ast.Constant):
         assert isinstance(node.value, (int, float))  # checked by _check
-        return float(node.value)
+        return _finite(node.value, f"the number {str(node.value)[:20]}")
     if isinstance(node, ast.Name):
         if node.id not in env:
             raise FormulaError(f"variable {node.id!r} has no value")
-        return env[node.id]
+        return _finite(env[node.id], f"variable {node.id}")
     if isinstance(node, ast.BinOp):
-        return _BINOPS[type(node.op)](_eval(node.left, env), _eval(node.right, env))
+        left, right = _eval(node.left, env), _eval(node.right, env)
+        op = type(node.op)
+        if op is ast.Pow and abs(right) > MAX_EXPONENT:
+            raise _EvalProblem(f"exponent {right:g} is larger than {MAX_EXPONENT}")
+        if op in (ast.Div, ast.FloorDiv, ast.Mod) and right == 0:
+            raise _EvalProblem("division by zero")
+        if op is ast.Pow and left == 0 and right < 0:
+            raise _EvalProblem("division by zero (0 to a negative power)")
+        return _finite(_BINOPS[op](left, right), ast.unparse(node)[:40])
     if isinstance(node, ast.UnaryOp):
         v = _eval(node.operand, env)
         return -v if isinstance(node.op, ast.USub) else v
     if isinstance(node, ast.Call):
         assert isinstance(node.func, ast.Name)
-        return float(FUNCTIONS[node.func.id](*(_eval(a, env) for a in node.args)))
+        args = [_eval(a, env) for a in node.args]
+        if node.func.id == "round" and len(args) == 2 and abs(args[1]) > MAX_EXPONENT:
+            raise _EvalProblem(f"round to {args[1]:g} places is out of range")
+        return _finite(FUNCTIONS[node.func.id](*args), ast.unparse(node)[:40])
     raise FormulaError(f"{type(node).__name__} is not allowed")  # unreachable after _check
+
+
+def check_formula(text: str) -> None:
+    """Check a formula (text or preset name) the way ``structure check`` should: it
+    compiles, and evaluates to a finite real number for the sample field
+    :data:`CHECK_VALUES` (``n=10, b=20, e=20``) at every place ``k=1..10``.
+
+    Raises:
+        FormulaError: naming the formula (and the values it failed for).
+    """
+    formula = compile_formula(FORMULA_PRESETS.get(text, text))
+    for k in range(1, CHECK_VALUES["n"] + 1):
+        formula.evaluate(k=k, **CHECK_VALUES)
 
 
 def paid_places(n: int, fraction: float | None) -> int:

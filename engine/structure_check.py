@@ -389,7 +389,7 @@ class Validator:
     def points(self, raw: dict) -> PointsConfig | None:
         if "points" not in raw:
             return None
-        from engine.points import FORMULA_PRESETS, FormulaError, compile_formula
+        from engine.points import FORMULA_PRESETS, FormulaError, check_formula
 
         p = self.table(raw, "points")
         where = "[points]"
@@ -399,7 +399,7 @@ class Validator:
         if kind == "formula":
             text = FORMULA_PRESETS.get(p.get("formula", ""), p.get("formula", ""))
             try:
-                compile_formula(str(text))
+                check_formula(str(text))
             except FormulaError as exc:
                 self.bad(where, str(exc))
             frac = p.get("paid_fraction")

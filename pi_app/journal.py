@@ -311,10 +311,11 @@ class Journal:
     @classmethod
     def exists(cls, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` holds a journal (or some other file: then :meth:`open` says
-        what is wrong).  An empty file, or an SQLite file with nothing in it, left by a
-        creation cut short by a power failure (its ``.lock`` file is there) does not
-        count: :meth:`create` may reuse it.  Another program's empty file counts (and
-        :meth:`open` refuses it).
+        what is wrong).  An SQLite file with nothing in it (a creation cut short by a power
+        failure, maybe copied), or an empty file next to its ``.lock`` (a creation cut
+        before SQLite wrote anything) does not count: :meth:`create` may reuse it.  An
+        empty file without a ``.lock`` is someone else's: it counts, and :meth:`open`
+        refuses it ("is not a pokertable journal").
 
         Raises:
             JournalPathError: ``path`` is not a regular file (``/dev/null``, a folder).
@@ -326,7 +327,7 @@ class Journal:
         if p.stat().st_size == 0:
             return not ours
         try:
-            if _read_user_version(p) != 0 or not ours:
+            if _read_user_version(p) != 0:
                 return True
             con = sqlite3.connect(_ro_uri(p), uri=True)
             try:

@@ -20,9 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.errors import InvalidInputError
 from engine.events import PlayerAction
-from engine.phh import loads_hands
+from engine.phh import UnknownVariantError
 from engine.phh_replay import OK, deal_sequence, replay_hand
 from engine.seat_input import presses_for
 from engine.table import TableSettings
@@ -36,17 +35,18 @@ _ACTIONS = {"fold": "fold", "check_or_call": "check_call", "bet_or_raise_to": "b
 @dataclass
 class _Planned:
     file: str
-    label: str
+    label: int | str | None
     ref: Any           # ReplayResult (burns included)
     cards: list        # DealStep list
 
 
 @dataclass
 class PhhLine:
-    """One replayed hand's result line."""
+    """One replayed hand's result line (``hand`` as in ``phh replay``: the number of the
+    hand, its table name when not numeric, ``None`` for a file that is not read)."""
 
     file: str
-    hand: str
+    hand: int | str | None
     status: str
     reason: str
     finishing_stacks: list[int] | None
@@ -58,16 +58,23 @@ class PhhLine:
         return json.dumps(self.__dict__)
 
 
-def _load(paths: list[str]) -> list[tuple[str, Any]]:
-    out = []
+def _load(paths: list[str]) -> list[tuple[str, int | str | None, Any]]:
+    """``(file, hand label, PhhHand | UnknownVariantError | None)``: ``None`` for a file not
+    named ``.phh``/``.phhs`` (not read), as ``pokertable phh replay`` does.
+
+    Raises:
+        PhhFileError: a directory or an unreadable file; PhhError: a malformed hand.
+    """
+    from pi_app.commands.phh import PhhFileError, is_phh_name, load
     for p in paths:
-        path = Path(p)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InvalidInputError(f"{p}: cannot read ({exc.strerror})") from None
-        for h in loads_hands(text, where=p):
-            out.append((p, h))
+        if Path(p).is_dir():
+            raise PhhFileError(f"{p}: cannot read: Is a directory (give .phh or .phhs files)")
+    out: list[tuple[str, int | str | None, Any]] = []
+    for p in paths:
+        if not is_phh_name(p):
+            out.append((p, None, None))
+            continue
+        out += [(p, label, h) for label, h in load(p)]
     return out
 
 
@@ -78,8 +85,12 @@ class PhhSimulation:
                  backend: str = "hardware") -> None:
         self.lines: list[PhhLine] = []
         self.planned: list[_Planned] = []
-        for path, h in _load(paths):
-            label = str(h.label) if h.label is not None else "1"
+        from pi_app.commands.phh import NOT_PHH
+        for path, label, h in _load(paths):
+            if h is None or isinstance(h, UnknownVariantError):
+                self.lines.append(PhhLine(path, label, "skipped",
+                                          NOT_PHH if h is None else str(h), None))
+                continue
             ref = replay_hand(h, burns=True)
             if ref.status != OK or ref.hand is None:
                 # what `phh replay` cannot judge is skipped here too; what it finds wrong

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 
 from engine.errors import InvalidInputError
@@ -77,6 +78,10 @@ def is_phh_name(path: str) -> bool:
 def handle_replay(args: argparse.Namespace) -> int:
     # read every PHH file first: bad input -> exit 2; other files (a shell glob picking up
     # SOURCE.md) are reported as skipped, not read
+    for f in args.files:
+        if os.path.isdir(f):
+            raise PhhFileError(f"{f}: cannot read: Is a directory (give .phh or .phhs "
+                               f"files, e.g. {os.path.join(f, '*.phh')})")
     loaded = [(f, load(f) if is_phh_name(f) else None) for f in args.files]
     counts = {OK: 0, MISMATCH: 0, SKIPPED: 0}
     for path, hands in loaded:

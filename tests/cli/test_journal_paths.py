@@ -82,7 +82,7 @@ def test_sim_resume_refuses_a_file_that_is_not_a_journal(tmp_path: Path, kind: s
     path = _not_journals(tmp_path)[kind]
     before = _state(tmp_path)
     rc, out, err = run_main(["sim", "--journal", str(path), "--resume", "--hands", "1"], capsys)
-    assert rc == 2
+    assert rc == 2 and out == ""
     assert_one_error_line(err, str(path), "is not a pokertable journal")
     assert _state(tmp_path) == before
 

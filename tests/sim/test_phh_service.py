@@ -23,7 +23,7 @@ def test_every_shipped_hand_matches_phh_replay_through_the_service():
             for h in loads_hands(f.read(), where=path):
                 expected[(path, str(h.label if h.label is not None else "1"))] = replay_hand(h)
     assert len(lines) == len(expected) == 383
-    by_key = {(x.file, x.hand): x for x in lines}
+    by_key = {(x.file, str(x.hand)): x for x in lines}
     assert set(by_key) == set(expected)
     judged = 0
     for key, ref in expected.items():
