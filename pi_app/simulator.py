@@ -49,6 +49,15 @@ class SimError(InvalidInputError):
     """Bad simulator options (player count, preset, files)."""
 
 
+class SimStopped(KeyboardInterrupt):
+    """The run was stopped by a signal (after a clean stop between two events);
+    ``exit_status`` is 128 + the signal number, as shells report it (130 for Ctrl-C)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.exit_status = 128 + signum if signum else 130
+
+
 @dataclass
 class SimOptions:
     """Options of ``pokertable sim`` (see its ``--help``)."""
@@ -264,7 +273,7 @@ class Simulation:
         with _StopOnSignal() as stop:
             summary = self._run(stop)
         if stop.signalled:
-            raise KeyboardInterrupt
+            raise SimStopped(stop.signum)
         return summary
 
     def _run(self, stop: "_StopOnSignal") -> dict[str, Any]:
@@ -405,6 +414,7 @@ class _StopOnSignal:
 
     def __init__(self) -> None:
         self.signalled = False
+        self.signum = 0
         self._old: dict[int, Any] = {}
 
     def __enter__(self) -> "_StopOnSignal":
@@ -418,6 +428,7 @@ class _StopOnSignal:
 
     def _handle(self, signum: int, frame: Any) -> None:
         self.signalled = True
+        self.signum = signum
 
     def __exit__(self, *exc: Any) -> None:
         import signal

@@ -106,10 +106,10 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       speed=args.speed if window else None, name=config.name)
     try:
         summary = run_sim(opts)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         print(f"stopped; the tournament is journaled in {journal}: run again to resume it",
               file=sys.stderr)
-        return 130
+        return getattr(exc, "exit_status", 130)
     except SimError as exc:
         if resume:
             raise SimError(f"{exc}; or add --fresh to start a new tournament") from None

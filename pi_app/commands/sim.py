@@ -98,16 +98,17 @@ def _handler(args: argparse.Namespace) -> int:
                       backend="direct" if args.direct else "hardware", profile=args.profile)
     try:
         summary = run_sim(opts)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         where = f" in {args.journal}: add --resume to go on" if args.journal else ""
         print(f"stopped{where}", file=sys.stderr)
-        return 130
+        return getattr(exc, "exit_status", 130)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         print(f"{summary['hands_played']} hands played")
-        print("places: " + ", ".join(f"seat {s}: {p}" for s, p in
-                                     sorted(summary["places"].items(), key=lambda kv: kv[1])))
+        places = sorted(summary["places"].items(), key=lambda kv: kv[1])
+        print("places: " + (", ".join(f"{p}. seat {s}" for s, p in places)
+                            or "none decided yet"))
         print("stacks: " + ", ".join(f"seat {s}: {c}" for s, c in
                                      summary["final_stacks"].items()))
         if args.screenshots:
