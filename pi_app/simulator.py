@@ -312,11 +312,14 @@ class Simulation:
     def _advance(self, at: float) -> float:
         at = max(at, self.core.last_t)
         if self.opts.speed and isinstance(self.clock, VirtualClock):
-            # pace the run so a person can watch it, keeping the window responsive
-            wait = min(3.0, max(0.0, at - self.clock.now()) / self.opts.speed)
-            end = time.monotonic() + wait
-            while time.monotonic() < end:
-                time.sleep(min(0.05, end - time.monotonic()))
+            # paced for a person watching: the table clock moves second by second (each
+            # tick redraws the TV, so the countdown and the bonus wheel move), at
+            # ``speed`` table seconds per real second, and the window stays responsive
+            while self.clock.now() < at:
+                step = min(1.0, at - self.clock.now())
+                time.sleep(step / self.opts.speed)
+                self.clock.advance(step)
+                self.loop.pump()
                 if self.screens is not None and self.screens.desk is not None:
                     self.screens.desk.pump()
         if isinstance(self.clock, VirtualClock):

@@ -120,3 +120,14 @@ def test_desk_window_shows_the_tv_and_every_seat_display(tmp_path):
         assert box.getextrema()[1] > 200, f"seat {i + 1} display missing"
     assert sorted((tmp_path / "shots").glob("tv-*.png")), "the TV pictures are still written"
     assert not pygame.display.get_init()  # the window was closed cleanly
+
+
+def test_paced_run_for_a_window_plays_the_same_game(tmp_path):
+    """``run`` with a display paces the table second by second for a person watching; the
+    game itself is the same as a flat-out run."""
+    paced = Simulation(SimOptions(players=5, seed=4, hands=3, backend="direct", late=(),
+                                  journal=str(tmp_path / "a.db"), show_window=True,
+                                  speed=2000.0)).run()
+    flat = Simulation(SimOptions(players=5, seed=4, hands=3, backend="direct", late=(),
+                                 journal=str(tmp_path / "b.db"))).run()
+    assert paced == flat and paced["hands_played"] == 3
