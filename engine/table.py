@@ -12,9 +12,10 @@ What it combines:
 * :class:`engine.procedure.DealingProcedure`: the hand being played, fed by the card
   shoe, with rulings on dealing irregularities.
 * the seat keys (:mod:`engine.seat_input`): FOLD, CHECK/CALL, BET/RAISE per seat.
-* the dealer button box: NEXT HAND, PAUSE/RESUME (hold: mute), EXPOSED CARD, MISDEAL,
-  CONFIRM RULING (hold: override), UNDO (the last player action of the hand, until a card
-  is drawn after it).
+* the dealer button box: NEXT HAND (also: "deck reloaded" after a misdeal, "stub
+  reshuffled" when a ruling asks for it), PAUSE/RESUME (hold: mute), EXPOSED CARD,
+  MISDEAL, CONFIRM RULING (hold: override), UNDO (the last player action of the hand,
+  until a card is drawn after it).
 
 Positions follow the dead-button rule used in tournaments (TDA 32; :mod:`engine.positions`).
 The views handed to the TV and the seat displays are made in :mod:`engine.table_views`.
@@ -246,6 +247,13 @@ class TableCore:
     def _dealer_button(self, ev: DealerButton) -> list[Effect]:
         b, hold = ev.button, ev.press == "hold"
         if b == "next_hand":
+            if self.proc is not None and self.proc.stopped:
+                # after a misdeal or a fouled deck: the dealer has reshuffled and loaded the
+                # shoe, and NEXT HAND deals the hand again (TDA 35-C)
+                return self._shoe_event(ShoeReloaded(t=ev.t))
+            if self.in_hand and self.proc is not None and \
+                    self.proc.expected_next()[:1] == ["stub_reshuffled"]:
+                return self._shoe_event(StubReshuffled(t=ev.t))  # the ruling's reshuffle
             return self._next_hand(ev.t)
         if b == "pause_resume":
             if hold:

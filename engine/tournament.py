@@ -622,6 +622,8 @@ class Tournament:
     def to_dict(self, now: float) -> dict[str, Any]:
         """JSON-able snapshot at ``now`` (for the journal)."""
         d: dict[str, Any] = {k: getattr(self, k) for k in self._FIELDS}
+        d["colored_up"] = list(self.colored_up)  # copies: a snapshot must not change later
+        d["notices"] = list(self.notices)
         d["entrants"] = [dataclasses.asdict(e) for e in self.entrants]
         d["hand_start_chips"] = {str(k): v for k, v in self.hand_start_chips.items()}
         d["current"] = None if self.current is None else dataclasses.asdict(self.current)

@@ -73,6 +73,11 @@ def build_devices(config: Any, clock=None) -> tuple[Devices, _Adapters]:
             from hardware.shoe.factory import make_shoe
 
             a.shoe = make_shoe(config.shoe_table(), sink)
+            sim = getattr(a.shoe, "simulator", None)
+            if sim is not None:  # a simulated shoe holds the table's registered test deck
+                from engine.registry import make_test_deck
+
+                sim.load_deck(make_test_deck(config.deck_seed).uids())
         except Exception as exc:  # noqa: BLE001
             offline("shoe", exc)
         try:
@@ -82,7 +87,6 @@ def build_devices(config: Any, clock=None) -> tuple[Devices, _Adapters]:
                                   speech=config.speech)
         except Exception as exc:  # noqa: BLE001
             offline("audio", exc)
-        put(DealerCommand(t=now(), command="restarted", args={"policy": "paused"}))
 
     def tv(state) -> None:
         if a.tv is not None:
@@ -127,7 +131,27 @@ class _Sink:
         self.put = put
 
 
+def _after_restart(service: Any, wanted: Any = None) -> None:
+    """On a resumed journal, apply the restart policy (paused) at the moment the service
+    went down, before the loop's first clock tick: the time the table was down does not
+    come off the level."""
+    if service.recovered is None or service.journal.last_t is None:
+        return
+    service.loop.handle(DealerCommand(t=service.journal.last_t, command="restarted",
+                                      args={"policy": "paused"}))
+    settings = getattr(service.core, "settings", None)
+    if settings is not None and wanted is not None and settings != wanted:
+        log.warning("the config differs from the tournament in the journal (structure, "
+                    "seats, names or rules): the journal's tournament goes on; start a new "
+                    "journal to use the new settings")
+
+
 def run_daemon(config: Any, **kw: Any) -> int:
     """Run the table service for ``config`` until SIGTERM/SIGINT; returns the exit status."""
     devices, _ = build_devices(config)
-    return run_service(config, devices=devices, **kw)
+
+    def on_ready(service: Any) -> None:
+        wanted = config.table_settings() if hasattr(config, "table_settings") else None
+        _after_restart(service, wanted)
+
+    return run_service(config, devices=devices, on_ready=on_ready, **kw)

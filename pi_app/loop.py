@@ -29,6 +29,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from engine.effects import ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
 from pi_app.clock_source import ClockSource
@@ -44,7 +45,7 @@ APPLIED, REJECTED, REFUSED, DISPLAY_ONLY = "applied", "rejected", "refused", "di
 
 
 def _alarm_text(err: JournalUnavailable) -> str:
-    return (f"JOURNAL UNAVAILABLE ({err.reason}): new hands are refused. "
+    return (f"JOURNAL UNAVAILABLE ({err.reason}): stop dealing; new hands are refused. "
             "Free disk space or call the operator.")
 
 
@@ -177,11 +178,14 @@ class ServiceLoop:
         if self.journal_error is None:
             log.error("journal unavailable: %s", err)
             self._display_core = None
+            # cards drawn now could not be recorded: the shoe stops dealing until it can
+            self.effects.run([ShoeCommand("lock")])
         self.journal_error = err
         self.alarm = _alarm_text(err)
 
     def _journal_recovered(self) -> None:
         log.warning("journal writable again; alarm cleared")
+        self.effects.run([ShoeCommand("unlock")])
         self.journal_error = None
         self.alarm = None
         self._display_core = None

@@ -56,6 +56,15 @@ def _handler(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"--speed must be above 0, got {args.speed}")
     config = load_config(args.config)
     if args.service or not is_simulated(config):
+        sim_only = [f for f, v in (("--fresh", args.fresh), ("--seed", args.seed is not None),
+                                   ("--screenshots", args.screenshots)) if v]
+        if sim_only:
+            raise InvalidInputError(f"{', '.join(sim_only)}: only for the simulated table "
+                                    "(the default config), not for the service")
+        import logging
+
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         from pi_app.daemon import run_daemon
 
         return run_daemon(config)

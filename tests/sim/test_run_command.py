@@ -85,3 +85,30 @@ def test_bad_config_is_one_line_exit_2(tmp_path):
     assert r.stderr.count("\n") == 1 and "seats.count" in r.stderr
     r = _cli("run", "--config", str(tmp_path / "missing.toml"))
     assert r.returncode == 2 and r.stderr.count("\n") == 1
+
+
+def test_restart_pauses_the_clock_as_of_the_stop_not_of_the_restart(tmp_path):
+    """The time the service was down does not come off the level (docs/operations.md)."""
+    import pytest
+
+    from pi_app.clock_source import VirtualClock
+    from pi_app.commands.state import recovered_state
+    from pi_app.daemon import _after_restart
+    from pi_app.service import build_service
+    from pi_app.simulator import SimOptions, Simulation
+
+    j = tmp_path / "j.db"
+    Simulation(SimOptions(players=4, seed=2, hands=2, backend="direct", journal=str(j))).run()
+    before = recovered_state(str(j))["screen"]["clock"]
+    assert before["running"] is True
+    svc = build_service(None, clock=VirtualClock(before["remaining_seconds"] + 50_000.0),
+                        journal_path=j)
+    try:
+        _after_restart(svc)
+        svc.loop.pump()  # the first clock tick, long after the stop
+        clock = svc.loop.screen_state().clock
+        assert clock.running is False
+        assert clock.level_number == before["level_number"]
+        assert clock.remaining_seconds == pytest.approx(before["remaining_seconds"], abs=0.01)
+    finally:
+        svc.close()

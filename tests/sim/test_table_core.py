@@ -174,3 +174,28 @@ def test_a_color_up_never_stops_the_next_hand():
     assert core.in_hand and tour.colored_up
     assert any(isinstance(e, Notice) and "Color-up" in e.text for e in effects)
     assert all(c % 100 in (0, 50) for c in tour.stacks().values())
+
+
+def test_next_hand_after_a_misdeal_reloads_and_redeals_the_same_hand():
+    core = _core(players=4)
+    _deal_to_first_action(core)
+    button = core.proc.hand.button
+    core.apply(DealerButton(t=core.last_t + 1, button="misdeal"))
+    if core.proc.pending_ruling() is not None:
+        core.apply(DealerButton(t=core.last_t + 1, button="confirm_ruling"))
+    assert core.proc.stopped
+    core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))  # deck reloaded
+    assert not core.proc.stopped and core.load_count == 2
+    assert core.proc.hand.button == button and core.hand_number == 1
+    step = next_step(core, seed=3)
+    assert step.kind == "draw"  # the same hand is dealt again
+
+
+def test_a_refused_input_cannot_change_the_tournament_through_a_shared_snapshot():
+    """A rejected NEXT HAND (e.g. on a break) is undone from a snapshot: the snapshot must
+    not share lists that the failed attempt changed (a color-up once got lost this way)."""
+    core = _core()
+    d = core.tournament.to_dict(0.0)
+    core.tournament.colored_up.append(99)
+    core.tournament.notices.append("x")
+    assert 99 not in d["colored_up"] and "x" not in d["notices"]
