@@ -135,7 +135,11 @@ main() {
     run systemctl daemon-reload
     run systemctl disable getty@tty1.service
     run systemctl enable pokertable.service
-    echo "Installed.  Reboot once for the overlays: sudo reboot"
+    if [[ $DRY_RUN == 1 ]]; then
+        echo "Dry run: nothing was changed."
+    else
+        echo "Installed.  Reboot once for the overlays: sudo reboot"
+    fi
     echo "Then: systemctl status pokertable; journalctl -u pokertable -f"
 }
 
