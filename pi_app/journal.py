@@ -308,6 +308,22 @@ class Journal:
         con.execute("PRAGMA synchronous=FULL")
         return con
 
+    @staticmethod
+    def in_use(path: str | os.PathLike[str]) -> bool:
+        """Whether another process holds the journal at ``path`` open for writing (its
+        lock); nothing is created or changed."""
+        lock_path = _lock_path(Path(path))
+        if not lock_path.is_file():
+            return False
+        fd = os.open(lock_path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        finally:
+            os.close(fd)
+        return False
+
     @classmethod
     def exists(cls, path: str | os.PathLike[str]) -> bool:
         """Whether ``path`` holds a journal (or some other file: then :meth:`open` says

@@ -57,6 +57,41 @@ class LateEntry:
     before_hand: int
 
 
+def step_event(step: Step, core: TableCore, at: float | None = None):
+    """The input event a step makes when it goes straight to the table (no device): a
+    ``draw`` is a :class:`CardDrawn`, a ``press`` a :class:`SeatButton`, ``dealer`` a
+    :class:`DealerButton`, ``reload``/``reshuffle`` the shoe events, ``command`` a
+    :class:`DealerCommand`; a ``wait`` is a :class:`ClockTick`.  ``at`` defaults to the
+    step's time, never before the table's last event."""
+    from engine.events import (
+        CardDrawn,
+        ClockTick,
+        DealerButton,
+        DealerCommand,
+        SeatButton,
+        ShoeReloaded,
+        StubReshuffled,
+    )
+
+    t = max(step.at if at is None else at, core.last_t)
+    k, a = step.kind, step.arg
+    if k == "draw":
+        return CardDrawn(t=t, uid=a, draw=core.shoe_draws + 1)
+    if k == "press":
+        return SeatButton(t=t, seat=a[0], button=a[1], press=a[2])
+    if k == "dealer":
+        return DealerButton(t=t, button=a[0], press=a[1])
+    if k == "reload":
+        return ShoeReloaded(t=t)
+    if k == "reshuffle":
+        return StubReshuffled(t=t)
+    if k == "command":
+        return DealerCommand(t=t, command=a[0], args=dict(a[1]))
+    if k == "wait":
+        return ClockTick(t=t)
+    raise ValueError(f"step {k!r} makes no event")
+
+
 def deck_order(seed: int, hand_number: int, load: int) -> list:
     """The shuffled deck loaded into the shoe for ``hand_number``'s ``load``-th deal."""
     from engine.cards import ALL_CARDS

@@ -28,17 +28,12 @@ from typing import Any
 from engine.errors import InvalidInputError
 from engine.events import (
     CardDrawn,
-    DealerButton,
-    DealerCommand,
     Event,
-    SeatButton,
-    ShoeReloaded,
-    StubReshuffled,
 )
 from engine.table import TableCore, TableSettings
 from pi_app.clock_source import RealClock, VirtualClock
 from pi_app.service import Devices, build_service
-from pi_app.sim_policy import LateEntry, Step, next_step
+from pi_app.sim_policy import LateEntry, Step, next_step, step_event
 
 log = logging.getLogger("pokertable.sim")
 
@@ -352,22 +347,7 @@ class Simulation:
             self.loop.pump()
 
     def _direct(self, kind: str, arg: Any, at: float) -> None:
-        ev: Event
-        if kind == "draw":
-            ev = CardDrawn(t=at, uid=arg, draw=self.core.shoe_draws + 1)
-        elif kind == "press":
-            ev = SeatButton(t=at, seat=arg[0], button=arg[1], press=arg[2])
-        elif kind == "dealer":
-            ev = DealerButton(t=at, button=arg[0], press=arg[1])
-        elif kind == "reload":
-            ev = ShoeReloaded(t=at)
-        elif kind == "reshuffle":
-            ev = StubReshuffled(t=at)
-        elif kind == "command":
-            ev = DealerCommand(t=at, command=arg[0], args=dict(arg[1]))
-        else:  # pragma: no cover
-            raise SimError(f"unknown step {kind!r}")
-        self.loop.put(ev)
+        self.loop.put(step_event(Step(kind, arg, at), self.core, at))
 
     def _press(self, seat: Any, button: str, press: str, at: float) -> None:
         assert self.hw is not None

@@ -93,7 +93,9 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     state_dir.mkdir(parents=True, exist_ok=True)
     journal = state_dir / "sim-journal.db"
     hands = state_dir / "sim-journal-hands"
-    if _in_use(journal):
+    from pi_app.journal import Journal
+
+    if Journal.in_use(journal):
         raise InvalidInputError(f"{journal} is in use by another run of the table")
     if args.fresh or _finished(journal):
         # start over: this table's own journal, hand histories and pictures go
@@ -131,23 +133,6 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     print(json.dumps(summary, sort_keys=True))
     sys.stdout.flush()
     return 0
-
-
-def _in_use(journal: Path) -> bool:
-    """Whether another process holds the journal's lock (a table running on it)."""
-    import fcntl
-
-    lock = journal.with_name(journal.name + ".lock")
-    if not lock.is_file():
-        return False
-    fd = os.open(lock, os.O_RDONLY | os.O_CLOEXEC)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)
-    return False
 
 
 def _finished(journal: Path) -> bool:

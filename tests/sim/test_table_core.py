@@ -10,10 +10,14 @@ import pytest
 from engine.effects import Alert
 from engine.errors import PokerTableError
 from engine.events import (
-    CardDrawn, ClockTick, DealerButton, DealerCommand, PlayerAction, SeatButton,
+    ClockTick,
+    DealerButton,
+    DealerCommand,
+    PlayerAction,
+    SeatButton,
 )
 from engine.table import TableCore, TableSettings, TableStateError
-from pi_app.sim_policy import next_step
+from pi_app.sim_policy import next_step, step_event
 
 
 def _core(players=4, seed=3, structure="gunpowder"):
@@ -28,7 +32,7 @@ def _deal_to_first_action(core, seed=3):
     while core.proc.hand.actor is None:
         step = next_step(core, seed=seed)
         assert step.kind == "draw"
-        core.apply(CardDrawn(t=step.at, uid=step.arg, draw=core.shoe_draws + 1))
+        core.apply(step_event(step, core))
 
 
 def test_next_hand_mid_hand_is_rejected_and_changes_nothing():
@@ -112,15 +116,9 @@ def test_dead_button_moves_the_big_blind_one_seat_each_hand():
         step = next_step(core, seed=8, max_hands=6)
         if step.kind == "done":
             break
+        core.apply(step_event(step, core))
         if step.kind == "dealer" and step.arg[0] == "next_hand":
-            core.apply(DealerButton(t=step.at, button="next_hand"))
             seen.append(core.proc.hand.big_blind_seat)
-            continue
-        if step.kind == "draw":
-            core.apply(CardDrawn(t=step.at, uid=step.arg, draw=core.shoe_draws + 1))
-        elif step.kind == "press":
-            core.apply(SeatButton(t=step.at, seat=step.arg[0], button=step.arg[1],
-                                  press=step.arg[2]))
     assert len(seen) == 6
     order = sorted(core.tournament.stacks())
     assert len(order) == 5  # nobody busted in these hands, so every move is one seat

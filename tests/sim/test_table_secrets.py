@@ -7,35 +7,8 @@ from __future__ import annotations
 import re
 
 from engine.effects import HandHistory, LogLine
-from engine.events import (
-    CardDrawn,
-    ClockTick,
-    DealerButton,
-    DealerCommand,
-    SeatButton,
-    ShoeReloaded,
-    StubReshuffled,
-)
 from engine.table import TableCore, TableSettings
-from pi_app.sim_policy import LateEntry, next_step
-
-
-def _event(step, core):
-    t = max(step.at, core.last_t)
-    k, a = step.kind, step.arg
-    if k == "draw":
-        return CardDrawn(t=t, uid=a, draw=core.shoe_draws + 1)
-    if k == "press":
-        return SeatButton(t=t, seat=a[0], button=a[1], press=a[2])
-    if k == "dealer":
-        return DealerButton(t=t, button=a[0], press=a[1])
-    if k == "reload":
-        return ShoeReloaded(t=t)
-    if k == "reshuffle":
-        return StubReshuffled(t=t)
-    if k == "command":
-        return DealerCommand(t=t, command=a[0], args=dict(a[1]))
-    return ClockTick(t=t)
+from pi_app.sim_policy import LateEntry, next_step, step_event
 
 
 def _secret_cards(core):
@@ -81,7 +54,7 @@ def test_whole_tournaments_never_leak_hole_cards():
             step = next_step(core, seed=seed, late=late, max_hands=25)
             if step.kind == "done":
                 break
-            effects = core.apply(_event(step, core))
+            effects = core.apply(step_event(step, core))
             secret = _secret_cards(core)
             if not secret:
                 continue
