@@ -2,7 +2,7 @@
 
 The TV redraws every second on a Raspberry Pi, so each redraw pays ``tick(now)`` +
 ``clock_view(now)`` + ``stats(now)``.  The figure is printed next to the cost of one scripted
-hand of the hand engine (``engine.hand``), measured in the same run, as a ratio.
+hand of the hand engine (``engine.betting.hand``), measured in the same run, as a ratio.
 
 Run: ``.venv/bin/python bench/bench_clock.py [--calls N]``
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.structure import load_structure
-from engine.tournament import Tournament
+from engine.tournament.structure import load_structure
+from engine.tournament.tournament import Tournament
 
 
 def make_tournament() -> Tournament:
@@ -45,7 +45,7 @@ def bench_clock(calls: int) -> float:
 def scripted_hand(rng: random.Random) -> None:
     """One 9-handed hand: everyone checks or calls to showdown."""
     from engine.cards import Deck
-    from engine.hand import Hand, HandConfig
+    from engine.betting.hand import Hand, HandConfig
 
     hand = Hand(HandConfig(stacks={s: 6300 for s in range(1, 10)}, button=1,
                            small_blind=100, big_blind=200))
@@ -66,7 +66,7 @@ def scripted_hand(rng: random.Random) -> None:
 
 def bench_hand(hands: int) -> float | None:
     try:
-        import engine.hand  # noqa: F401
+        import engine.betting.hand  # noqa: F401
     except ImportError:
         return None
     rng = random.Random(7)
@@ -87,12 +87,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         per_hand = bench_hand(args.hands)
     except Exception as exc:  # noqa: BLE001 - the hand engine is another engineer's, in progress
-        print(f"engine.hand scripted hand: not measured ({type(exc).__name__}: {exc})")
+        print(f"engine.betting.hand scripted hand: not measured ({type(exc).__name__}: {exc})")
         return 0
     if per_hand is None:
-        print("engine.hand is not available yet: only the clock cost is printed")
+        print("engine.betting.hand is not available yet: only the clock cost is printed")
         return 0
-    print(f"engine.hand scripted 9-handed hand: {per_hand * 1e6:9.1f} us per hand "
+    print(f"engine.betting.hand scripted 9-handed hand: {per_hand * 1e6:9.1f} us per hand "
           f"({args.hands} hands)")
     print(f"ratio redraw / hand: {per_call / per_hand:.3f}  "
           f"(redraws per second of one core: {1 / per_call:,.0f})")

@@ -2,9 +2,9 @@
 
 A long random stream of hands (2-10 seats, random folds, raises, all-ins; about 3 % of
 draws are irregular: an extra card, a premature board card, a reader repeat) goes through
-:class:`engine.procedure.DealingProcedure`.  Each ``apply(CardDrawn)`` is timed on its own;
+:class:`engine.dealing.procedure.DealingProcedure`.  Each ``apply(CardDrawn)`` is timed on its own;
 the percentiles are printed beside the cost of one engine action
-(``Hand.check_or_call`` / ``bet_or_raise_to`` / ``fold`` on a bare ``engine.hand.Hand``)
+(``Hand.check_or_call`` / ``bet_or_raise_to`` / ``fold`` on a bare ``engine.betting.hand.Hand``)
 measured in the same run, as a ratio.  Target: well under 1 ms per card.
 
 Run: ``.venv/bin/python bench/bench_dealing.py [--hands N]``
@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import Deck
 from engine.events import CardDrawn, PlayerAction, ShoeReloaded, StubReshuffled
-from engine.hand import Hand, HandConfig
-from engine.procedure import DealingProcedure
-from engine.registry import make_test_deck
+from engine.betting.hand import Hand, HandConfig
+from engine.dealing.procedure import DealingProcedure
+from engine.dealing.registry import make_test_deck
 
 
 def _config(rng: random.Random) -> HandConfig:

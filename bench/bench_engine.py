@@ -3,7 +3,7 @@
 Two figures, each printed as a ratio measured in the same run (issue 2, section 6):
 
 1. Full-engine hands per second (forced bets, dealing, legal actions, pots, showdown and
-   awards) of ``engine.hand`` against pokerkit on the same scripted hands: the same
+   awards) of ``engine.betting.hand`` against pokerkit on the same scripted hands: the same
    stacks, blinds, antes, cards and actions.  Goal: at least 25x pokerkit.
 2. Evaluations per second of 7-card hands: ``engine.evaluation.evaluate`` (value, best
    five, category, description) and ``engine.evaluation.evaluate_value`` (the hot path the
@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import ALL_CARDS
 from engine.evaluation import evaluate, evaluate_value
-from engine.hand import Hand, HandConfig
+from engine.betting.hand import Hand, HandConfig
 
 
 # ------------------------------------------------------------------ scripted hands
@@ -97,7 +97,7 @@ def _apply(hand: Hand, a: tuple) -> None:
 
 
 def run_ours(script) -> list[int]:
-    """Replay one script through engine.hand; everyone shows at showdown."""
+    """Replay one script through engine.betting.hand; everyone shows at showdown."""
     cfg, order, actions, _holes, _board = script
     hand = Hand(cfg)
     acts = iter(actions)
@@ -205,7 +205,7 @@ def bench_hands(count: int, rounds: int = 2, chunk: int = 50) -> None:
     actions = sum(len(s[2]) for s in scripts)
     print(f"hands: {count} scripted hands, {actions} actions, 2-9 players "
           f"(interleaved in chunks of {chunk}, best of {rounds})")
-    print(f"  engine.hand : {count / ours:10.0f} hands/s")
+    print(f"  engine.betting.hand : {count / ours:10.0f} hands/s")
     print(f"  pokerkit    : {count / pk:10.0f} hands/s")
     print(f"  ratio       : {pk / ours:10.1f}x pokerkit (goal >= 25x)")
 

@@ -3,14 +3,14 @@ event-to-rendered latency and idle CPU, each printed with a peer measured in the
 
 * append: one journal record written and committed (WAL, synchronous=FULL, so one fsync),
   p50/p99; peer: a bare ``os.write`` + ``os.fsync`` of the same bytes to a plain file.
-* replay: events per second of :func:`pi_app.recovery.recover` over a 10,000-event journal
+* replay: events per second of :func:`pi_app.service.recovery.recover` over a 10,000-event journal
   from its genesis; peer: only reading and checksumming the same records.
-* restart to ready: :func:`pi_app.service.build_service` on that journal (newest snapshot +
+* restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (newest snapshot +
   the tail), with snapshots every 200 events and without any (full replay).
 * event to rendered: ``loop.put(event)`` until the TV renderer has been handed the new
   screen (journal fsync + apply + views), p50/p99; peer: the same loop over an in-memory
   journal (no fsync), to show the share of durability.
-* idle CPU: :func:`pi_app.service.run_service` with a real clock showing only the clock
+* idle CPU: :func:`pi_app.service.wiring.run_service` with a real clock showing only the clock
   (one tick a second), as the share of one core.
 
 The core is the fake deterministic one from the tests unless ``--core module:Class`` names
@@ -36,11 +36,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.events import ClockTick  # noqa: E402
 from pi_app import core_registry  # noqa: E402
-from pi_app.clock_source import RealClock, VirtualClock  # noqa: E402
-from pi_app.journal import Journal  # noqa: E402
-from pi_app.loop import ServiceLoop  # noqa: E402
-from pi_app.recovery import recover  # noqa: E402
-from pi_app.service import Devices, build_service, run_service  # noqa: E402
+from pi_app.service.clock_source import RealClock, VirtualClock  # noqa: E402
+from pi_app.service.journal import Journal  # noqa: E402
+from pi_app.service.loop import ServiceLoop  # noqa: E402
+from pi_app.service.recovery import recover  # noqa: E402
+from pi_app.service.wiring import Devices, build_service, run_service  # noqa: E402
 
 
 def pct(values: list[float], q: float) -> float:
@@ -159,7 +159,7 @@ def bench_idle(d: Path, cls, seconds: float) -> None:
     """The real core on the embedded default configuration when it is available."""
     stop = threading.Event()
     try:
-        from pi_app.config import load_config
+        from pi_app.service.config import load_config
         config = load_config(None, env={"STATE_DIRECTORY": str(d)})
         factory = lambda: core_registry.make_core(config)  # noqa: E731
         factory()

@@ -2,7 +2,7 @@
 input event to its applied state and rendered views.
 
 Peers measured in the same run:
-* the bare hand engine (engine.hand, scripted hands: what a hand costs with no service);
+* the bare hand engine (engine.betting.hand, scripted hands: what a hand costs with no service);
 * the same tournament with the events put straight on the loop (no simulated devices).
 
     .venv/bin/python bench/bench_sim.py [--players 8] [--seed 1] [--short]
@@ -22,7 +22,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from pi_app.simulator import SimOptions, Simulation  # noqa: E402
+from pi_app.sim.simulator import SimOptions, Simulation  # noqa: E402
 
 
 def _pct(xs: list[float], p: float) -> float:
@@ -54,8 +54,8 @@ def run(label: str, opts: SimOptions, latencies: list[float] | None = None) -> f
 def restart_to_ready(tmp: str) -> None:
     """Time from start to a ready loop over a journal of at least 10,000 real events."""
     from engine.events import ClockTick
-    from pi_app.clock_source import VirtualClock
-    from pi_app.service import build_service
+    from pi_app.service.clock_source import VirtualClock
+    from pi_app.service.wiring import build_service
 
     journal = os.path.join(tmp, "big.db")
     sim = Simulation(SimOptions(preset="gunpowder", players=10, seed=2, until_winner=True,

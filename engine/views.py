@@ -10,10 +10,10 @@ Views are derived from state, never stored.  Two kinds exist and must never mix:
   including its own hole cards.
 
 Units: chips are integers; seconds are floats; seats are 1-based as printed on the felt.
-Producers: the hand engine (``engine.hand``) makes table and seat views, the clock and
-tournament (``engine.clock`` / ``engine.tournament``) make :class:`ClockView`, the dealing
-procedure (``engine.irregularities``) makes :class:`RulingView`.  Consumers: ``hardware.tv``,
-``hardware.seat_display``, ``pi_app.screens``, ``pi_app.sounds``.
+Producers: the hand engine (``engine.betting.hand``) makes table and seat views, the clock and
+tournament (``engine.tournament.clock`` / ``engine.tournament.tournament``) make :class:`ClockView`, the dealing
+procedure (``engine.dealing.irregularities``) makes :class:`RulingView`.  Consumers: ``hardware.tv``,
+``hardware.seat_display``, ``pi_app.screens``, ``hardware.sounds``.
 
 Changes to this file must be additive (new fields with defaults) so every producer and
 consumer keeps working.

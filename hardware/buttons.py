@@ -5,7 +5,7 @@ Each key is a :class:`gpiozero.Button` (wired GPIO -> key -> GND, internal pull-
 monotonic clock, to a pure :class:`hardware.debounce.Debouncer` and put the resulting
 :class:`engine.events.SeatButton` / :class:`engine.events.DealerButton` events on the queue.
 No game logic lives here: what a press means is decided by the loop (for seats, by
-:mod:`engine.seat_input`).
+:mod:`engine.betting.seat_input`).
 
 Time: a release is certain only ``bounce_time`` after it and a hold only once ``hold_time``
 has passed, so something must call :meth:`ButtonBank.poll` now and then: the loop on each

@@ -5,9 +5,9 @@ import importlib
 
 import pytest
 
-MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table", "engine.pots",
-           "engine.positions",
-           "pi_app.bots"]
+MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.core", "engine.betting.pots",
+           "engine.table.positions",
+           "pi_app.sim.bots"]
 
 
 @pytest.mark.parametrize("name", MODULES)

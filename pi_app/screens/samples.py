@@ -139,7 +139,7 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
     """Every golden case: name -> (state, surface size)."""
     c = CLOCK
     paused = replace(c, running=False, remaining_seconds=612.0, seconds_to_break=2412.0)
-    # on a break the view's blinds are the level the break leads to (engine.tournament)
+    # on a break the view's blinds are the level the break leads to (engine.tournament.tournament)
     brk = replace(c, level_number=8, is_break=True, remaining_seconds=581.0,
                   seconds_to_break=None, small_blind=300, big_blind=600, big_blind_ante=600,
                   next_small_blind=400, next_big_blind=800, next_big_blind_ante=800,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.cli import main
+from pi_app.cli.main import main
 from tests.pi_app.helpers import REPO, env_with
 
 
@@ -24,8 +24,8 @@ def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, 
 
 
 def run_cli(argv: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
-    """``python -m pi_app.cli argv`` in ``cwd`` (the project on PYTHONPATH)."""
-    return subprocess.run([sys.executable, "-m", "pi_app.cli", *argv], check=False, cwd=cwd,
+    """``python -m pi_app.cli.main argv`` in ``cwd`` (the project on PYTHONPATH)."""
+    return subprocess.run([sys.executable, "-m", "pi_app.cli.main", *argv], check=False, cwd=cwd,
                           env=env_with(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", **env),
                           capture_output=True, text=True, timeout=120)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import pi_app.commands.shoe as shoe_cmd
-from pi_app.commands.phh import NOT_PHH
+import pi_app.cli.shoe as shoe_cmd
+from pi_app.cli.phh import NOT_PHH
 from tests.cli.helpers import assert_one_error_line, listing, run_main
 
 PHH = Path(__file__).resolve().parents[1] / "data" / "phh"

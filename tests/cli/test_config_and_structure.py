@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.hand import HandConfig
-from engine.hand_config import InvalidHandConfigError
-from engine.structure import StructureError, load_structure, parse_structure
+from engine.betting.hand import HandConfig
+from engine.betting.hand_config import InvalidHandConfigError
+from engine.tournament.structure import StructureError, load_structure, parse_structure
 from tests.cli.helpers import assert_one_error_line, run_main
 
 VALID = Path(__file__).resolve().parents[1] / "data" / "tournament" / "valid_mixed.toml"

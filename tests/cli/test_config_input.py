@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.debounce import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME
-from pi_app.config import ConfigError, parse_config
+from pi_app.service.config import ConfigError, parse_config
 
 SEAT1 = "[buttons.seats]\n1 = {{ fold = {pin}, check_call = 17, bet_raise = 27 }}\n"
 
@@ -23,7 +23,7 @@ def test_pin_names_resolve_like_gpiozero() -> None:
     """Our BOARD/J8 table agrees with gpiozero's own header data for every GPIO pin."""
     from gpiozero.pins.mock import MockFactory
 
-    from pi_app.config import _BOARD_TO_BCM, _pin_bcm
+    from pi_app.service.config import _BOARD_TO_BCM, _pin_bcm
     info = MockFactory().board_info
     for phys in range(1, 41):
         ours = _pin_bcm(f"BOARD{phys}")

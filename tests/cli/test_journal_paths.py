@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.journal import (
+from pi_app.service.journal import (
     Journal,
     JournalCorruptError,
     JournalPathError,

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-import pi_app.commands.census as census_cmd
-from pi_app import cli
+import pi_app.cli.census as census_cmd
+from pi_app.cli import main as cli
 from tests.cli.helpers import assert_one_error_line, run_main
 
 
@@ -70,7 +70,7 @@ def test_ctrl_c_during_the_command_imports_exits_130_quietly(monkeypatch, capsys
     real = importlib.import_module
 
     def interrupted(name, *a, **k):
-        if name.startswith("pi_app.commands."):
+        if name.startswith("pi_app.cli."):
             raise KeyboardInterrupt
         return real(name, *a, **k)
 

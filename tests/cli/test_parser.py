@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pi_app.cli import COMMAND_MODULES
+from pi_app.cli.main import COMMAND_MODULES
 from tests.cli.helpers import assert_one_error_line, listing, run_cli, run_main
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.phh import MAX_CHIPS, PhhError, loads_hand
-from engine.phh_replay import MISMATCH, OK, deal_sequence, replay_hand
-from pi_app.phh_sim import PhhSimulation
+from engine.history.phh import MAX_CHIPS, PhhError, loads_hand
+from engine.history.phh_replay import MISMATCH, OK, deal_sequence, replay_hand
+from pi_app.sim.phh_sim import PhhSimulation
 from tests.cli.helpers import assert_one_error_line, run_main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "phh"

@@ -1,5 +1,5 @@
 """League points formulas: bounded exponents, every step finite, math errors typed and
-naming the formula, and :func:`engine.points.check_formula` for ``structure check``."""
+naming the formula, and :func:`engine.tournament.points.check_formula` for ``structure check``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 import pytest
 
 from engine.errors import InvalidInputError
-from engine.points import (
+from engine.tournament.points import (
     FORMULA_PRESETS,
     MAX_EXPONENT,
     FormulaError,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import ScenarioError, parse_scenario
+from engine.dealing.scenario import ScenarioError, parse_scenario
 from tests.cli.helpers import assert_one_error_line, run_main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "dealing"

@@ -70,5 +70,5 @@ def test_core_that_is_not_a_core_class(tmp_path, capsys, journal_bytes, spec, fr
 
 
 def test_real_core_still_loads() -> None:
-    from pi_app.core_registry import load_class
+    from pi_app.service.core_registry import load_class
     assert load_class("tests.pi_app.fake_core:FakeCore").__name__ == "FakeCore"

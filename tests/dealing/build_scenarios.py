@@ -359,11 +359,11 @@ def build() -> list[Builder]:
         b.expect(rulings=exp[0], void=exp[1])
 
     # --- a deck given as explicit UIDs ---------------------------------------------------
-    from engine.registry import make_test_deck
+    from engine.dealing.registry import make_test_deck
     explicit = make_test_deck(77).to_dict()["cards"]
     b = add(Builder("clean_explicit_uid_deck", deck_seed=0, shuffle_seed=77))
     b.header["deck"] = {"cards": explicit, "name": "house-red"}
-    b.proc = __import__("engine.scenario", fromlist=["x"]).parse_scenario(
+    b.proc = __import__("engine.dealing.scenario", fromlist=["x"]).parse_scenario(
         [__import__("json").dumps(b.header)]).procedure
     for _ in range(8):
         b.draw_uid(b.proc.registry.uid_of(b.order[b.i]))

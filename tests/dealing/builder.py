@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.cards import Deck
 from engine.events import event_from_dict
-from engine.scenario import parse_scenario
+from engine.dealing.scenario import parse_scenario
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
 
@@ -50,7 +50,7 @@ class Builder:
             if src is None:
                 ev["uid"] = self.proc.registry.uid_of(card)
             else:
-                from engine.registry import make_test_deck
+                from engine.dealing.registry import make_test_deck
                 ev["uid"] = make_test_deck(int(src)).uid_of(card)
             ev["draw"] = sum(1 for e in self.events if e["type"] == "card_drawn")
         self.proc.apply(event_from_dict(ev))

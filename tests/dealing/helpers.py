@@ -6,12 +6,12 @@ import random
 from dataclasses import dataclass, field
 
 from engine.cards import Card, Deck
-from engine.dealing import hole_order
+from engine.dealing.sequence import hole_order
 from engine.events import CardDrawn, PlayerAction
-from engine.hand import HandConfig
-from engine.outcomes import Outcome
-from engine.procedure import DealingProcedure
-from engine.registry import DeckRegistry, make_test_deck
+from engine.betting.hand import HandConfig
+from engine.dealing.outcomes import Outcome
+from engine.dealing.procedure import DealingProcedure
+from engine.dealing.registry import DeckRegistry, make_test_deck
 
 _DECKS: dict[int, DeckRegistry] = {}
 

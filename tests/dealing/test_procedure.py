@@ -10,10 +10,10 @@ import pytest
 from engine.cards import Card
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.events import CardDrawn, Declaration, PlayerAction, StubReshuffled
-from engine.hand import HandConfig
-from engine.outcomes import HandVoided, RulingIssued
-from engine.procedure import DealingProcedure, NoPendingRulingError
-from pi_app.cli import main
+from engine.betting.hand import HandConfig
+from engine.dealing.outcomes import HandVoided, RulingIssued
+from engine.dealing.procedure import DealingProcedure, NoPendingRulingError
+from pi_app.cli.main import main
 from tests.dealing.builder import Builder
 from tests.dealing.helpers import play_random_hand
 
@@ -94,7 +94,7 @@ def test_fouled_deck_after_action_returns_every_bet():
     p = b.proc
     start = dict(p.hand.config.stacks)
     hole = p.hand.hole_cards(3)[0]
-    from engine.registry import make_test_deck
+    from engine.dealing.registry import make_test_deck
     outs = p.apply(CardDrawn(t=200.0, uid=make_test_deck(99).uid_of(hole), draw=40))
     assert [o.ruling.code for o in outs if isinstance(o, RulingIssued)] == ["FOULED_DECK"]
     assert any(isinstance(o, HandVoided) for o in outs)

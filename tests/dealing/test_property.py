@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.outcomes import RulingIssued
+from engine.dealing.outcomes import RulingIssued
 from tests.dealing.helpers import play_random_hand
 
 

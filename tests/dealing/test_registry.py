@@ -6,7 +6,7 @@ import pytest
 
 from engine.cards import ALL_CARDS, Card, Deck
 from engine.errors import InvalidInputError
-from engine.registry import (
+from engine.dealing.registry import (
     BadUidError,
     DeckCountError,
     DeckRegistration,

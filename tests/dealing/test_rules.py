@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dealing import hole_order, street_plan
-from engine.irregularities import (
+from engine.dealing.sequence import hole_order, street_plan
+from engine.dealing.irregularities import (
     KNOBS,
     PROFILES,
     ProfileError,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import check_expect, load_scenario, run_scenario
+from engine.dealing.scenario import check_expect, load_scenario, run_scenario
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
 FILES = sorted(DATA.glob("*.jsonl"))

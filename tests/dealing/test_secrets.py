@@ -17,9 +17,9 @@ import pytest
 from engine.cards import Card, Deck
 from engine.errors import PokerTableError
 from engine.events import CardDrawn, Declaration, PlayerAction, ShoeReloaded, StubReshuffled
-from engine.irregularities import PROFILES
-from engine.procedure import DealingProcedure
-from engine.scenario import load_scenario
+from engine.dealing.irregularities import PROFILES
+from engine.dealing.procedure import DealingProcedure
+from engine.dealing.scenario import load_scenario
 from tests.dealing.helpers import deck, random_config
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
@@ -148,8 +148,8 @@ def test_exposed_card_may_be_named():
 
 
 def test_public_hand_history_of_dealt_hands_hides_unshown_cards():
-    phh_export = pytest.importorskip("engine.phh_export")
-    phh = pytest.importorskip("engine.phh")
+    phh_export = pytest.importorskip("engine.history.phh_export")
+    phh = pytest.importorskip("engine.history.phh")
     from tests.dealing.helpers import play_random_hand
     checked = 0
     for seed in range(150):
@@ -163,7 +163,7 @@ def test_public_hand_history_of_dealt_hands_hides_unshown_cards():
 
 
 def test_early_button_press_during_the_deal_is_only_held():
-    from engine.outcomes import ActionHeld
+    from engine.dealing.outcomes import ActionHeld
     from tests.dealing.builder import Builder
     b = Builder("x")
     b.draw(2)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from engine.cards import ALL_CARDS, Card, parse_cards
-from engine.hand import Hand, HandConfig
+from engine.betting.hand import Hand, HandConfig
 
 
 def stacked(hand: Hand, holes: Mapping[int, str], board: str = "") -> list[Card]:

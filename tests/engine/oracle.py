@@ -14,8 +14,8 @@ from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
 from engine.cards import ALL_CARDS, Card
 from engine.evaluation import evaluate_7_ids
-from engine.hand import Hand, HandConfig
-from engine.pots import build_pots
+from engine.betting.hand import Hand, HandConfig
+from engine.betting.pots import build_pots
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,

@@ -6,7 +6,7 @@ import pytest
 
 from engine.census import CensusSizeError, census
 from engine.errors import PokerTableError
-from pi_app.cli import main
+from pi_app.cli.main import main
 
 # Standard five-card hand counts (issue 2; Wikipedia "Poker probability").
 EXPECTED_5 = {

@@ -1,4 +1,4 @@
-"""Hands played by our engine, written as PHH, read back and replayed (engine.phh_export)."""
+"""Hands played by our engine, written as PHH, read back and replayed (engine.history.phh_export)."""
 
 import random
 
@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Deck
-from engine.hand import Hand, HandConfig
-from engine.phh import PhhError, dumps_hand, dumps_hands, loads_hand, loads_hands
-from engine.phh_export import hand_to_phh
-from engine.phh_replay import OK, replay_hand
+from engine.betting.hand import Hand, HandConfig
+from engine.history.phh import PhhError, dumps_hand, dumps_hands, loads_hand, loads_hands
+from engine.history.phh_export import hand_to_phh
+from engine.history.phh_replay import OK, replay_hand
 
 
 def play(cfg: HandConfig, rng: random.Random) -> Hand:

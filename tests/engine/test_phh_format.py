@@ -1,4 +1,4 @@
-"""PHH reading and writing (engine.phh): real files, cents, round trips, bad input."""
+"""PHH reading and writing (engine.history.phh): real files, cents, round trips, bad input."""
 
 from decimal import Decimal
 
@@ -6,7 +6,7 @@ import pytest
 
 from engine.cards import Card
 from engine.errors import InvalidCardError, PokerTableError
-from engine.phh import (
+from engine.history.phh import (
     PhhCardError,
     PhhError,
     UnknownVariantError,
@@ -128,7 +128,7 @@ def test_malformed_hands(edit, words):
     assert words in str(info.value)
 
 
-@pytest.mark.parametrize("name", ["engine.phh", "engine.census"])
+@pytest.mark.parametrize("name", ["engine.history.phh", "engine.census"])
 def test_doctests(name):
     import doctest
     import importlib

@@ -1,4 +1,4 @@
-"""Replaying PHH hands through our engine (engine.phh_replay) and the CLI."""
+"""Replaying PHH hands through our engine (engine.history.phh_replay) and the CLI."""
 
 import dataclasses
 import json
@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from engine.phh import loads_hand, loads_hands
-from engine.phh_replay import MISMATCH, OK, SKIPPED, UNKNOWN_STACK, deal_sequence, replay_hand
-from pi_app.cli import main
+from engine.history.phh import loads_hand, loads_hands
+from engine.history.phh_replay import MISMATCH, OK, SKIPPED, UNKNOWN_STACK, deal_sequence, replay_hand
+from pi_app.cli.main import main
 from tests.engine.phh_data import FIXTURES, real_files, shared_phh_dir
 
 ALLOWED_SKIPS = ("contested showdown with unrecorded hole cards",
@@ -95,7 +95,7 @@ def test_wsop_wrong_finishing_stacks_are_a_mismatch():
 
 
 def _mutate(h, index, text):
-    from engine.phh import parse_action
+    from engine.history.phh import parse_action
     acts = list(h.actions)
     acts[index] = parse_action(text, h.player_count, h.chips_per_unit)
     return dataclasses.replace(h, actions=tuple(acts))
@@ -209,7 +209,7 @@ def test_cli_unreadable_input_exits_2_with_one_line(capsys, name):
 
 
 def test_script_includes_the_implied_fold_and_burns():
-    from engine.phh_replay import script
+    from engine.history.phh_replay import script
 
     h = loads_hand((shared_phh_dir() / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
     ops = script(h)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.cards import ALL_CARDS
 from engine.errors import IllegalActionError
-from engine.hand import Hand, HandConfig
+from engine.betting.hand import Hand, HandConfig
 
 
 @st.composite

@@ -9,8 +9,8 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.errors import IllegalActionError, InvalidInputError
-from engine.hand import ChipConservationError, Hand, HandConfig, InvalidHandConfigError
-from engine.pots import build_pots, split_pot, uncalled
+from engine.betting.hand import ChipConservationError, Hand, HandConfig, InvalidHandConfigError
+from engine.betting.pots import build_pots, split_pot, uncalled
 from tests.engine.helpers import new_hand, run_out, stacked, state_of
 
 HOLES4 = {1: "2c3d", 2: "4h5s", 3: "7c8d", 4: "9hTs"}

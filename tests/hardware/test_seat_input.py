@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.events import SeatButton
-from engine.seat_input import IDLE, SeatDecision, SeatInput, apply_seat_button, raise_step
+from engine.betting.seat_input import IDLE, SeatDecision, SeatInput, apply_seat_button, raise_step
 from engine.views import LegalActionsView
 
 
@@ -101,8 +101,8 @@ def test_pending_amount_is_clamped_when_the_limits_change():
 
 
 def test_engine_hand_legal_actions_shape_is_accepted():
-    pytest.importorskip("engine.hand")
-    from engine.hand import LegalActions
+    pytest.importorskip("engine.betting.hand")
+    from engine.betting.hand import LegalActions
 
     legal = LegalActions(can_fold=True, can_check=False, can_call=True, call_amount=20,
                          min_raise_to=40, max_raise_to=1000)
@@ -133,7 +133,7 @@ def test_pending_always_within_limits_and_decisions_are_legal(min_to, extra, cal
 @given(st.integers(1, 300), st.integers(0, 3000), st.integers(0, 2000), st.integers(0, 6000),
        st.sampled_from(["fold", "check_call", "bet_raise"]))
 def test_presses_for_round_trips_through_the_interaction(min_to, extra, call, amount, action):
-    from engine.seat_input import presses_for
+    from engine.betting.seat_input import presses_for
 
     legal = LegalActionsView(can_fold=call > 0, can_call=call > 0, can_check=call == 0,
                              call_amount=call, min_raise_to=call + min_to,
@@ -150,7 +150,7 @@ def test_presses_for_round_trips_through_the_interaction(min_to, extra, call, am
 
 
 def test_presses_for_unreachable_amount_is_none():
-    from engine.seat_input import presses_for
+    from engine.betting.seat_input import presses_for
 
     assert presses_for(PREFLOP, "bet_raise", 50) is None          # 40 + k*20 never hits 50
     assert presses_for(PREFLOP, "bet_raise", 60) == [("bet_raise", "press")] * 2 + \

@@ -14,8 +14,8 @@ import signal
 import sys
 
 from engine.events import DealerButton
-from pi_app.clock_source import VirtualClock
-from pi_app.service import build_service
+from pi_app.service.clock_source import VirtualClock
+from pi_app.service.wiring import build_service
 from tests.pi_app.fake_core import FakeCore, bot_event
 
 

@@ -1,6 +1,6 @@
 """A tiny deterministic table core for the service tests (not poker, just stateful).
 
-It honours the :class:`pi_app.core_protocol.TableCore` contract: ``apply`` is pure and
+It honours the :class:`pi_app.service.core_protocol.TableCore` contract: ``apply`` is pure and
 deterministic, a rejected event raises ``IllegalActionError`` and changes nothing, the
 snapshot is exact JSON.  Its "hand": every live seat pays an ante of 5 x level into the
 pot, players may bet (chips into the pot) or fold, cards are drawn until 2 per seat plus 5

@@ -5,7 +5,7 @@ plays H hands (or until one seat has every chip) with scripted inputs on a virtu
 and prints the core's summary as its last line (JSON).  Inputs are a function of the seed,
 the journal's record count and the core's state, so a run killed at any point and resumed
 with ``--resume`` must print exactly the same line as an uninterrupted run.
-``POKERTABLE_TEST_KILL_AT`` makes it kill itself at a chosen point (pi_app.testhooks).
+``POKERTABLE_TEST_KILL_AT`` makes it kill itself at a chosen point (pi_app.service.testhooks).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import math
 import random
 import sys
 
-from pi_app.clock_source import VirtualClock
-from pi_app.service import build_service
+from pi_app.service.clock_source import VirtualClock
+from pi_app.service.wiring import build_service
 from tests.pi_app.fake_core import FakeCore, bot_event
 
 STEP = 0.25

@@ -1,5 +1,5 @@
 """``python -m tests.pi_app.service_driver --journal J``: the real daemon life cycle
-(:func:`pi_app.service.run_service`, real clock, signals, systemd notify) over the fake
+(:func:`pi_app.service.wiring.run_service`, real clock, signals, systemd notify) over the fake
 core, with a fake input device that presses NEXT HAND once and bets now and then."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import threading
 import time
 
 from engine.events import DealerButton, PlayerAction
-from pi_app.service import Devices, run_service
+from pi_app.service.wiring import Devices, run_service
 from tests.pi_app.fake_core import FakeCore
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.cli import main
-from pi_app.config import ConfigError, default_config_text, load_config, parse_config
+from pi_app.cli.main import main
+from pi_app.service.config import ConfigError, default_config_text, load_config, parse_config
 from tests.pi_app.helpers import REPO, env_with
 
 DATA = REPO / "tests" / "data" / "config"
@@ -42,7 +42,7 @@ def test_broken_example_is_rejected_with_one_clear_line(path: Path, capsys) -> N
 
 def test_cli_exit_status_without_traceback() -> None:
     bad = DATA / "broken" / "seats_count_12.toml"
-    proc = subprocess.run([sys.executable, "-m", "pi_app.cli", "config", "check", str(bad)],
+    proc = subprocess.run([sys.executable, "-m", "pi_app.cli.main", "config", "check", str(bad)],
                           cwd=REPO, env=env_with(), capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip() == (f"pokertable: error: {bad}: seats.count: must be 2..10, "
@@ -85,7 +85,7 @@ def test_valid_variants() -> None:
     path = DATA / "valid" / "ten_seats_named.toml"
     cfg = load_config(path)
     assert cfg.seats == tuple(range(1, 11)) and cfg.names == {1: "Ann", 10: "Jo"}
-    assert Path(cfg.structure) == REPO / "engine" / "presets" / "mini.toml"
+    assert Path(cfg.structure) == REPO / "engine" / "tournament" / "presets" / "mini.toml"
     assert cfg.state_dir == path.parent / "relative-state"
     assert cfg.displays[2].address == 0x3D and cfg.displays[10].bus is None
     assert cfg.displays_table()["buses"] == {1: 11, 2: 11}

@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pi_app.journal import Journal
-from pi_app.recovery import recover
+from pi_app.service.journal import Journal
+from pi_app.service.recovery import recover
 from tests.pi_app.fake_core import FakeCore
 from tests.pi_app.helpers import REPO, env_with
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from engine.events import CardDrawn, ClockTick, DealerButton, PlayerAction
-from pi_app import journal as jmod
-from pi_app.journal import (
+from pi_app.service import journal as jmod
+from pi_app.service.journal import (
     SCHEMA_VERSION,
     Journal,
     JournalBusyError,
@@ -24,7 +24,7 @@ from pi_app.journal import (
     checksum,
     unavailable_from,
 )
-from pi_app.recovery import recover
+from pi_app.service.recovery import recover
 from tests.pi_app.fake_core import FakeCore
 
 EVENTS = [DealerButton(t=1.0, button="next_hand"), CardDrawn(t=2.0, uid="04A1B2C3D4E5F6", draw=1),

@@ -14,10 +14,10 @@ import pytest
 
 from engine.effects import Alert, HandHistory, LogLine, Notice, ShoeCommand
 from engine.events import CardDrawn, ClockTick, DealerButton, PlayerAction
-from pi_app.clock_source import OffsetClock, RealClock, VirtualClock, continue_after
-from pi_app.effect_runner import EffectRunner
-from pi_app.journal import Journal
-from pi_app.loop import APPLIED, DISPLAY_ONLY, REFUSED, REJECTED, ServiceLoop
+from pi_app.service.clock_source import OffsetClock, RealClock, VirtualClock, continue_after
+from pi_app.service.effect_runner import EffectRunner
+from pi_app.service.journal import Journal
+from pi_app.service.loop import APPLIED, DISPLAY_ONLY, REFUSED, REJECTED, ServiceLoop
 from tests.pi_app.fake_core import FakeCore
 
 

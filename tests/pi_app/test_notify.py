@@ -6,7 +6,7 @@ import os
 import socket
 from pathlib import Path
 
-from pi_app.notify import Notifier, socket_address
+from pi_app.service.notify import Notifier, socket_address
 
 
 def bound(addr) -> socket.socket:

@@ -13,10 +13,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pi_app.clock_source import VirtualClock
-from pi_app.journal import Journal
-from pi_app.loop import ServiceLoop
-from pi_app.recovery import recover
+from pi_app.service.clock_source import VirtualClock
+from pi_app.service.journal import Journal
+from pi_app.service.loop import ServiceLoop
+from pi_app.service.recovery import recover
 from tests.pi_app.fake_core import FakeCore, bot_event
 
 

@@ -2,7 +2,7 @@
 
 Each killed run is resumed (``--resume``) until it completes; its final summary and the
 hand-history files it left must equal those of one uninterrupted run with the same seed.
-Kill points come from the hooks in :mod:`pi_app.testhooks` (inside a journal write, inside
+Kill points come from the hooks in :mod:`pi_app.service.testhooks` (inside a journal write, inside
 a snapshot, between journaling and applying, between applying and the effects, after a
 history file) plus external SIGKILLs at random moments.
 """

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.journal import Journal
-from pi_app.recovery import recover
-from pi_app.service import JournalExistsError, build_service
+from pi_app.service.journal import Journal
+from pi_app.service.recovery import recover
+from pi_app.service.wiring import JournalExistsError, build_service
 from tests.pi_app.fake_core import FakeCore
 from tests.pi_app.helpers import REPO, env_with
 

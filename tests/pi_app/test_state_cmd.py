@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.cli import main
-from pi_app.journal import SCHEMA_VERSION
+from pi_app.cli.main import main
+from pi_app.service.journal import SCHEMA_VERSION
 from tests.pi_app.helpers import REPO, env_with, last_json, run_driver
 
 
@@ -76,7 +76,7 @@ def test_newer_schema_one_line_exit_2(journal) -> None:
     con.commit()
     con.close()
     before = digest(path)
-    proc = subprocess.run([sys.executable, "-m", "pi_app.cli", "state", "--journal", str(path),
+    proc = subprocess.run([sys.executable, "-m", "pi_app.cli.main", "state", "--journal", str(path),
                            "--json"], cwd=REPO, env=env_with(), capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""

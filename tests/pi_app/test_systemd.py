@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.config import load_config
+from pi_app.service.config import load_config
 from tests.pi_app.helpers import REPO
 
 UNIT = REPO / "systemd" / "pokertable.service"

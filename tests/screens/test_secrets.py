@@ -2,7 +2,7 @@
 
 Two sources of views:
 
-* real hands from ``engine.hand`` (when present): random stacks, blinds and actions, a
+* real hands from ``engine.betting.hand`` (when present): random stacks, blinds and actions, a
   random shuffle; after every dealt card and every action the public view goes through the
   TV renderer.  The hand's own hole cards are the secrets; a card is revealed only once the
   hand lists it in ``shown_cards`` (tabled at showdown).
@@ -70,7 +70,7 @@ def check_frame(surf, state: ScreenState, secrets: set[Card]) -> int:
 
 def _engine():
     try:
-        from engine.hand import Hand, HandConfig
+        from engine.betting.hand import Hand, HandConfig
     except ImportError:  # pragma: no cover - engine not built yet
         return None
     return Hand, HandConfig
@@ -124,7 +124,7 @@ def play_random_hand(rng: random.Random, surf, clock: ClockView) -> int:
     return frames
 
 
-@pytest.mark.skipif(_engine() is None, reason="engine.hand not built")
+@pytest.mark.skipif(_engine() is None, reason="engine.betting.hand not built")
 def test_random_engine_hands_never_show_unrevealed_cards():
     rng = random.Random(20261129)
     surf = pygame.Surface(SIZE)

@@ -7,8 +7,8 @@ import pygame
 import pytest
 
 from engine.effects import ALERTS, Alert
-from pi_app import sounds
-from pi_app.sounds import (
+from hardware import sounds
+from hardware.sounds import (
     LADDER,
     SoundPlayer,
     alert_pcm,
@@ -136,7 +136,7 @@ class BrokenMixer:
 
 def test_no_audio_device_degrades_to_silence_with_one_warning(caplog):
     p = SoundPlayer(mixer=BrokenMixer())
-    with caplog.at_level(logging.WARNING, logger="pi_app.sounds"):
+    with caplog.at_level(logging.WARNING, logger="hardware.sounds"):
         for kind in ("level_start", "one_minute", "ten_seconds", "ruling", "color_up"):
             assert p.play(Alert(kind)) is False
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
@@ -153,7 +153,7 @@ def test_real_mixer_init_failure_is_caught(monkeypatch, caplog):
     monkeypatch.setattr(pygame.mixer, "get_init", lambda: None)
     monkeypatch.setattr(pygame.mixer, "init", boom)
     p = SoundPlayer()
-    with caplog.at_level(logging.WARNING, logger="pi_app.sounds"):
+    with caplog.at_level(logging.WARNING, logger="hardware.sounds"):
         assert p.play("level_start") is False
         assert p.play("break_start") is False
     assert sum(r.levelno == logging.WARNING for r in caplog.records) == 1

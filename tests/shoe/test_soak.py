@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hardware.shoe.soak import SoakError, run_soak
-from pi_app.cli import main
+from pi_app.cli.main import main
 
 KEYS = {"sent", "delivered", "lost", "duplicates", "corrupt_rejected", "replays"}
 

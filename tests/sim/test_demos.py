@@ -3,7 +3,7 @@ the hand, and no chip is lost."""
 
 from __future__ import annotations
 
-from pi_app.demos import run_demo
+from pi_app.sim.demos import run_demo
 
 
 def test_exposed_second_card_is_a_misdeal_and_the_hand_is_redealt(tmp_path):

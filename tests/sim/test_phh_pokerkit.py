@@ -10,7 +10,7 @@ import warnings
 
 from pokerkit import HandHistory
 
-from pi_app.simulator import SimOptions, Simulation
+from pi_app.sim.simulator import SimOptions, Simulation
 
 
 def _differs_by_rule(h: dict) -> bool:

@@ -8,9 +8,9 @@ import json
 import subprocess
 import sys
 
-from engine.phh import loads_hands
-from engine.phh_replay import replay_hand
-from pi_app.phh_sim import PhhSimulation
+from engine.history.phh import loads_hands
+from engine.history.phh_replay import replay_hand
+from pi_app.sim.phh_sim import PhhSimulation
 from tests.sim.helpers import phh_files
 
 
@@ -41,7 +41,7 @@ def test_every_shipped_hand_matches_phh_replay_through_the_service():
 
 def test_sim_phh_cli_prints_lines_and_the_count(tmp_path):
     wsop = [str(p) for p in phh_files() if p.name.startswith("WSOP")]
-    r = subprocess.run([sys.executable, "-m", "pi_app.cli", "sim", "--phh", *wsop],
+    r = subprocess.run([sys.executable, "-m", "pi_app.cli.main", "sim", "--phh", *wsop],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     out = r.stdout.strip().splitlines()
@@ -51,6 +51,6 @@ def test_sim_phh_cli_prints_lines_and_the_count(tmp_path):
 
 
 def test_sim_phh_missing_file_is_one_line_exit_2(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "pi_app.cli", "sim", "--phh",
+    r = subprocess.run([sys.executable, "-m", "pi_app.cli.main", "sim", "--phh",
                         str(tmp_path / "nope.phh")], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "nope.phh" in r.stderr

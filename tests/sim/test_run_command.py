@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from pi_app.config import default_config_text
+from pi_app.service.config import default_config_text
 
 
 def _config(tmp_path, **replace) -> str:
@@ -24,7 +24,7 @@ def _config(tmp_path, **replace) -> str:
 
 
 def _cli(*args, env=None, timeout=300):
-    return subprocess.run([sys.executable, "-m", "pi_app.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "pi_app.cli.main", *args], capture_output=True,
                           text=True, timeout=timeout, env=env)
 
 
@@ -51,7 +51,7 @@ def test_service_on_mock_devices_starts_notifies_and_stops_on_sigterm(tmp_path):
     sock.settimeout(30)
     env = dict(os.environ, NOTIFY_SOCKET=sock_path, WATCHDOG_USEC="2000000",
                SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
-    p = subprocess.Popen([sys.executable, "-m", "pi_app.cli", "run", "--service", "--config",
+    p = subprocess.Popen([sys.executable, "-m", "pi_app.cli.main", "run", "--service", "--config",
                           cfg, "--headless"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                          text=True, env=env)
     try:
@@ -91,11 +91,11 @@ def test_restart_pauses_the_clock_as_of_the_stop_not_of_the_restart(tmp_path):
     """The time the service was down does not come off the level (docs/operations.md)."""
     import pytest
 
-    from pi_app.clock_source import VirtualClock
-    from pi_app.commands.state import recovered_state
-    from pi_app.daemon import _after_restart
-    from pi_app.service import build_service
-    from pi_app.simulator import SimOptions, Simulation
+    from pi_app.service.clock_source import VirtualClock
+    from pi_app.cli.state import recovered_state
+    from pi_app.service.daemon import _after_restart
+    from pi_app.service.wiring import build_service
+    from pi_app.sim.simulator import SimOptions, Simulation
 
     j = tmp_path / "j.db"
     Simulation(SimOptions(players=4, seed=2, hands=2, backend="direct", journal=str(j))).run()

@@ -26,7 +26,7 @@ def _run(args, env_extra=None, timeout=300):
     env = dict(os.environ)
     env.pop("POKERTABLE_TEST_KILL_AT", None)
     env.update(env_extra or {})
-    return subprocess.run([sys.executable, "-m", "pi_app.cli", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "pi_app.cli.main", *args], capture_output=True,
                           text=True, env=env, timeout=timeout)
 
 
@@ -76,14 +76,22 @@ def test_killed_at_a_point_then_resumed(tmp_path, run_facts, point, share):
     assert _last_json(r2.stdout) == reference
 
 
+def _wait_for_journal(path, proc, limit=60.0):
+    """Wait until the run has created its journal (or ended), so a kill lands mid-run."""
+    deadline = time.monotonic() + limit
+    while not path.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
 def test_killed_at_random_moments_twice(tmp_path, reference):
     rng = random.Random(20261129)
     for attempt in range(3):
         j = tmp_path / f"j{attempt}.db"
         for i in range(2):  # kill the first run, then the resumed one
             args = ARGS + ["--journal", str(j)] + (["--resume"] if i else [])
-            p = subprocess.Popen([sys.executable, "-m", "pi_app.cli", *args],
+            p = subprocess.Popen([sys.executable, "-m", "pi_app.cli.main", *args],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            _wait_for_journal(j, p)  # a loaded machine may take long to start
             time.sleep(rng.uniform(0.6, 1.6))
             p.send_signal(signal.SIGKILL)
             p.communicate()

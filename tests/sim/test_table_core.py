@@ -1,4 +1,4 @@
-"""The whole-table core (engine/table.py): the dealer box, the seat keys, rejected inputs,
+"""The whole-table core (engine/table/core.py): the dealer box, the seat keys, rejected inputs,
 snapshots, positions."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from engine.events import (
     PlayerAction,
     SeatButton,
 )
-from engine.table import TableCore, TableSettings, TableStateError
-from pi_app.sim_policy import next_step, step_event
+from engine.table.core import TableCore, TableSettings, TableStateError
+from pi_app.sim.policy import next_step, step_event
 
 
 def _core(players=4, seed=3, structure="gunpowder"):
@@ -141,7 +141,7 @@ def test_unknown_command_and_bad_arguments_are_clear_errors():
 
 
 def test_house_rules_from_the_config_reach_the_dealing_rulings():
-    from pi_app.config import default_config_text, parse_config
+    from pi_app.service.config import default_config_text, parse_config
 
     text = default_config_text() + '\n[house_rules]\none_extra_card = "burn"\n'
     config = parse_config(text, "t.toml")

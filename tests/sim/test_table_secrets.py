@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from engine.effects import HandHistory, LogLine
-from engine.table import TableCore, TableSettings
-from pi_app.sim_policy import LateEntry, next_step, step_event
+from engine.table.core import TableCore, TableSettings
+from pi_app.sim.policy import LateEntry, next_step, step_event
 
 
 def _secret_cards(core):

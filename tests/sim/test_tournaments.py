@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.table import TableCore
-from pi_app.simulator import SimOptions, Simulation
+from engine.table.core import TableCore
+from pi_app.sim.simulator import SimOptions, Simulation
 
 
 def _play(tmp_path, **kw) -> tuple[dict, TableCore]:
@@ -78,7 +78,7 @@ def test_seeds_differ(tmp_path):
 
 @pytest.mark.parametrize("players", [1, 11])
 def test_bad_player_count_is_a_clear_error(tmp_path, players):
-    from pi_app.simulator import SimError
+    from pi_app.sim.simulator import SimError
 
     with pytest.raises(SimError, match="2..10"):
         Simulation(SimOptions(players=players, journal=str(tmp_path / "x.db")))
@@ -91,7 +91,7 @@ def test_desk_window_shows_the_tv_and_every_seat_display(tmp_path):
     import pygame
     from PIL import Image
 
-    from pi_app.sim_policy import next_step
+    from pi_app.sim.policy import next_step
 
     sim = Simulation(SimOptions(players=8, seed=1, hands=3, backend="direct", late=(),
                                 journal=str(tmp_path / "j.db"), show_window=True,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
-from pi_app.sim_policy import next_step
-from pi_app.simulator import SimOptions, Simulation
+from pi_app.sim.policy import next_step
+from pi_app.sim.simulator import SimOptions, Simulation
 
 
 def _play(sim, steps):

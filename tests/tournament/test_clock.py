@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.clock import Clock, ClockError, SnapshotError
-from engine.structure import load_structure, parse_structure
+from engine.tournament.clock import Clock, ClockError, SnapshotError
+from engine.tournament.structure import load_structure, parse_structure
 from tests.tournament.helpers import DATA
 
 MIXED = load_structure(DATA / "valid_mixed.toml")

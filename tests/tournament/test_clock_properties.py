@@ -8,8 +8,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.clock import Clock, ClockError
-from engine.structure import load_structure
+from engine.tournament.clock import Clock, ClockError
+from engine.tournament.structure import load_structure
 from tests.tournament.helpers import DATA
 from tests.tournament.test_clock import timed
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from engine.color_up import ColorUpError, chip_race, make_chips, round_up
+from engine.tournament.color_up import ColorUpError, chip_race, make_chips, round_up
 from engine.errors import IllegalActionError
-from engine.structure import load_structure
-from engine.tournament import Tournament
+from engine.tournament.structure import load_structure
+from engine.tournament.tournament import Tournament
 from tests.tournament.helpers import DATA
 
 REMAINING_000 = (500, 1000, 5000, 10000, 25000)

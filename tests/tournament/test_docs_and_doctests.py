@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from engine.structure import parse_structure
-from engine.tournament import Tournament
+from engine.tournament.structure import parse_structure
+from engine.tournament.tournament import Tournament
 from tests.tournament.helpers import REPO, play_hand
 
 
@@ -28,7 +28,7 @@ def test_docs_full_example_is_valid_and_playable():
     assert t.clock_view(60.0).big_blind == 50
 
 
-@pytest.mark.parametrize("name", ["engine.points", "engine.color_up"])
+@pytest.mark.parametrize("name", ["engine.tournament.points", "engine.tournament.color_up"])
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

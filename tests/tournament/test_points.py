@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from engine.points import (
+from engine.tournament.points import (
     FORMULA_PRESETS,
     FormulaError,
     compile_formula,
@@ -15,7 +15,7 @@ from engine.points import (
     paid_places,
     table_points,
 )
-from engine.structure import PointsConfig
+from engine.tournament.structure import PointsConfig
 
 
 @pytest.mark.parametrize("n,k,b", [(100, 1, 10), (57, 3, 22), (20, 2, 5.5), (1000, 150, 1)])

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from engine.color_up import round_up
-from engine.structure import load_structure, preset_names
-from engine.tournament import RegistrationError, Tournament
+from engine.tournament.color_up import round_up
+from engine.tournament.structure import load_structure, preset_names
+from engine.tournament.tournament import RegistrationError, Tournament
 from tests.tournament.helpers import find, number, play_hand, seed_text
 
 

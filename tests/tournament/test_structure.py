@@ -7,8 +7,8 @@ import json
 import pytest
 
 from engine.errors import InvalidInputError, PokerTableError
-from engine.structure import StructureError, load_structure, parse_structure
-from pi_app.cli import main
+from engine.tournament.structure import StructureError, load_structure, parse_structure
+from pi_app.cli.main import main
 from tests.tournament.helpers import DATA
 
 # file -> (where, words that must appear in the reason)

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from engine.clock import ClockError
+from engine.tournament.clock import ClockError
 from engine.errors import PokerTableError
-from engine.structure import load_structure
-from engine.tournament import ChipCountError, RegistrationError, Tournament
+from engine.tournament.structure import load_structure
+from engine.tournament.tournament import ChipCountError, RegistrationError, Tournament
 from engine.views import ClockView
 from tests.tournament.helpers import DATA, play_hand
 

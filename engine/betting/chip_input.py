@@ -1,0 +1,89 @@
+"""Chips put forward without (or with) words: the one-chip rule, multiple-chip bets and
+binding verbal declarations, for the seat to act in a :class:`engine.betting.hand.Hand`.
+
+Rule sources: TDA 40 (verbal declarations bind), TDA 45 (multiple chips), TDA 46
+(one oversized chip), seed 000 (one-chip rule).  See docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.betting.hand_config import ChipsInterpretation
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.betting.hand import Hand
+
+
+def interpret_chips(hand: Hand, seat: int, amount: int, *, declared: Any = None,
+                    chip_count: int = 1) -> ChipsInterpretation:
+    """What ``amount`` chips pushed forward by ``seat`` (the seat to act) mean.
+
+    Args:
+        amount: chips pushed forward in this motion (added to the seat's bet).
+        declared: a binding verbal declaration (TDA 40, seed 000): ``"check"``,
+            ``"call"``, ``"bet"``/``"raise"`` (amount from the chips) or an int total
+            to bet/raise to; None when nothing was said.
+        chip_count: number of chips in the motion; one oversized chip with no
+            declaration is a call when facing a bet (one-chip rule, TDA 46, seed 000)
+            and a bet of its full value otherwise.
+
+    Returns a :class:`ChipsInterpretation` (nothing is applied).  A raise below the
+    minimum is made up to the minimum when the chips reach half of the raise (TDA 45)
+    or a raise was declared; otherwise it is a call.
+
+    Raises:
+        IllegalActionError: ``seat`` is not to act.
+        InvalidInputError: ``amount`` is negative or more than the stack.
+    """
+    i = hand._seat_index(seat)
+    if hand._actor != i:
+        raise IllegalActionError(f"seat {seat} is not to act; {hand._legal_words()}")
+    if not isinstance(amount, int) or amount < 0 or amount > hand._stack[i]:
+        raise InvalidInputError(
+            f"seat {seat} pushed {amount!r} chips; expected 0..{hand._stack[i]}")
+    owe = hand._cur - hand._bet[i]
+    total = hand._bet[i] + amount
+    rb = hand._raise_bounds(i)
+
+    def raise_to(to: int, rule: str) -> ChipsInterpretation:
+        if rb is None:
+            return ChipsInterpretation("check_or_call", None,
+                                       rule + "; a raise is not allowed now, so it is a call")
+        return ChipsInterpretation("bet_or_raise_to", max(rb[0], min(to, rb[1])), rule)
+
+    if declared is not None:
+        if declared in ("check", "call"):
+            return ChipsInterpretation("check_or_call", None, f"declared {declared} (binding)")
+        if declared in ("bet", "raise"):
+            return raise_to(total, f"declared {declared}; amount from the chips")
+        if isinstance(declared, int) and not isinstance(declared, bool):
+            if declared <= hand._cur:
+                return ChipsInterpretation("check_or_call", None,
+                                           f"declared {declared}: not above the bet, a call")
+            return raise_to(declared, f"declared {declared} (binding)")
+        raise InvalidInputError(
+            f"declaration {declared!r}: expected check, call, bet, raise or an amount")
+    if amount == hand._stack[i] and total > hand._cur and rb is not None:
+        return ChipsInterpretation("bet_or_raise_to", total, "all chips pushed: all-in")
+    if owe <= 0:
+        if amount == 0:
+            return ChipsInterpretation("check_or_call", None, "no chips: check")
+        return raise_to(total, "bet of the chips' value (a bet below the minimum is "
+                        "made up to the minimum)")
+    if amount <= owe:
+        return ChipsInterpretation("check_or_call", None, "chips up to the call: call")
+    if chip_count == 1:
+        return ChipsInterpretation("check_or_call", None,
+                                   "one-chip rule: a single oversized chip with no "
+                                   "declaration is a call (TDA 46)")
+    if rb is None:
+        return ChipsInterpretation("check_or_call", None, "a raise is not allowed now: call")
+    if total >= rb[0]:
+        return raise_to(total, "raise of the chips' value")
+    if 2 * (total - hand._cur) >= rb[0] - hand._cur:
+        return raise_to(rb[0], "50% or more of a raise: a full raise is required (TDA 45)")
+    return ChipsInterpretation("check_or_call", None,
+                               "less than 50% of a raise: a call, the excess returned (TDA 45)")
+

@@ -1,0 +1,910 @@
+"""One hand of No-Limit Hold'em for 2 to 10 seats: pure rules, no I/O, no clock.
+
+The API follows docs/design/contracts.md, section "engine/betting/hand.py"::
+
+    hand = Hand(HandConfig(stacks={1: 1000, 3: 800, 4: 1200}, button=4,
+                           small_blind=10, big_blind=20))
+    hand.deal_from(deck)            # hole cards; stops when betting opens
+    hand.legal_actions()            # LegalActions(can_fold, can_check, ..., max_raise_to)
+    hand.bet_or_raise_to(60); hand.check_or_call(); hand.fold()
+    hand.deal_from(deck)            # burn + flop, ...
+
+Players are kept by index in clockwise order from the first dealt-in seat left of the
+button (index 0); this is also the TDA 20-A order for odd chips and the order in which
+the hole cards are dealt.  Rules and their sources are listed in docs/rules.md:
+
+* forced bets: antes (live, they count toward side pots), blinds, big-blind ante (dead
+  money in the main pot; the big blind comes first when the stack cannot cover both),
+  live posts; a short blind or ante is posted all-in.  Preflop the others must match the
+  full big blind even if the big blind is short.  Heads-up the button posts the small
+  blind, acts first preflop and last after (TDA 34-B).  Dead button by explicit blind
+  seats (TDA 32).  No-blind games: ``min_bet`` opens, first to act is left of the button.
+* betting: bet/raise *to* a total; minimum raise = largest prior full bet or raise this
+  street (TDA 43); an all-in below a full raise does not reopen the betting for players
+  who already acted unless short all-ins add up to a full raise (TDA 47); no raise when
+  every opponent is all-in; house option ``raise_rule="double"``.
+* pots: :mod:`engine.betting.pots` (side pots, uncalled bets, odd chip TDA 20-A, merge-down).
+* showdown: all hands tabled when someone is all-in (TDA 16); otherwise the last aggressor
+  on the river shows first, else the first seat left of the button (TDA 17); others may
+  show or muck; pots are awarded when nothing is pending.
+
+Errors: :class:`IllegalActionError` (a rejected operation changes nothing; the message
+says what is legal), :class:`InvalidHandConfigError` for a bad config,
+:class:`ChipConservationError` (an internal error) if the chips ever stop adding up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.cards import Card
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.evaluation import evaluate_7_ids
+from engine.betting.hand_config import (
+    NO_ACTIONS,
+    RAISE_RULES,
+    ChipConservationError,
+    ChipsInterpretation,
+    HandConfig,
+    InvalidHandConfigError,
+    LegalActions,
+)
+from engine.betting.operations import (
+    AddBonus,
+    AwardPot,
+    BetOrRaiseTo,
+    Burn,
+    CheckOrCall,
+    DealBoard,
+    DealHole,
+    Fold,
+    MuckHand,
+    Operation,
+    PostAnte,
+    PostBlind,
+    ReturnUncalled,
+    ShowHand,
+    VoidHand,
+)
+from engine.betting.pots import Pot, build_pots, split_pot, uncalled
+from engine.views import STREETS
+
+__all__ = ["RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand", "HandConfig",
+           "InvalidHandConfigError", "LegalActions"]
+
+PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
+_BOARD_COUNTS = (0, 3, 1, 1)
+
+
+class Hand:
+    """One hand; see the module docstring.  Not thread-safe (the loop owns it)."""
+
+    def __init__(self, config: HandConfig) -> None:
+        cfg = config
+        self.config = cfg
+        ordered = sorted(cfg.stacks)
+        k = next((j for j, s in enumerate(ordered) if s > cfg.button), 0)
+        order = ordered[k:] + ordered[:k]
+        n = len(order)
+        self._seats = order
+        self._index = {s: i for i, s in enumerate(order)}
+        self._n = n
+        self._start = [cfg.stacks[s] for s in order]
+        self._stack = list(self._start)
+        self._bet = [0] * n
+        self._committed = [0] * n
+        self._folded = [False] * n
+        self._mucked = [False] * n
+        self._shown = [False] * n
+        self._acted = [False] * n
+        self._faced = [0] * n
+        self._hole: list[list[Card]] = [[] for _ in range(n)]
+        self._board: list[Card] = []
+        self._burns: list[Card] = []
+        self._seen: set[int] = set()
+        self._ops: list[Operation] = []
+        self._voluntary: list[tuple[int, str, int]] = []
+        self._dead = 0
+        self._pot_total = 0
+        self._voided_bonus = 0
+        self._total = sum(self._start) + cfg.bonus
+        self._street = PREFLOP
+        self._actor: int | None = None
+        self._aggressor: int | None = None
+        self._sd_order: tuple[int, ...] = ()
+        self._awards: list[tuple[int, list[int], list[tuple[int, int]]]] = []
+        self._void_reason: str | None = None
+        self._min_bet = cfg.effective_min_bet
+        # blind positions
+        idx = self._index
+        if cfg.small_blind_seat is not None:
+            sb = idx.get(cfg.small_blind_seat)
+        else:
+            sb = (1 if n == 2 else 0) if cfg.small_blind else None
+        if cfg.big_blind_seat is not None:
+            bb = idx.get(cfg.big_blind_seat)
+        else:
+            bb = (0 if n == 2 else 1) if cfg.big_blind else None
+        if cfg.small_blind == 0:
+            sb = None
+        if cfg.big_blind == 0:
+            bb = None
+        if sb is not None and sb == bb:
+            raise InvalidHandConfigError("bad hand config: small and big blind on the same seat")
+        if cfg.big_blind_ante and bb is None:
+            raise InvalidHandConfigError("bad hand config: a big-blind ante needs a big blind")
+        self._sb = sb
+        self._bb = bb
+        self._post_forced()
+        cur = max(self._bet)
+        if bb is not None:
+            cur = max(cur, cfg.big_blind)
+        self._cur = cur
+        self._min_inc = max(cfg.big_blind, self._min_bet)
+        if cfg.preflop_first_seat is not None:
+            self._preflop_start = idx[cfg.preflop_first_seat]
+        elif bb is not None:
+            self._preflop_start = (bb + 1) % n
+        elif sb is not None:
+            self._preflop_start = (sb + 1) % n
+        else:
+            self._preflop_start = 0
+        self._n_live = n
+        self._n_active = sum(1 for c in self._stack if c > 0)
+        self._queue: list[tuple[str, int | None]] = [("hole", i) for _ in range(2) for i in range(n)]
+        self._check()
+
+    # ------------------------------------------------------------------ forced bets
+    def _post_forced(self) -> None:
+        cfg, st, ops, seats = self.config, self._stack, self._ops, self._seats
+        if cfg.ante:
+            for i in range(self._n):
+                a = min(cfg.ante, st[i])
+                st[i] -= a
+                self._committed[i] += a
+                self._pot_total += a
+                ops.append(PostAnte(seats[i], a))
+        for pos, amount, kind in ((self._sb, cfg.small_blind, "small_blind"),
+                                  (self._bb, cfg.big_blind, "big_blind")):
+            if pos is not None:
+                a = min(amount, st[pos])
+                st[pos] -= a
+                self._bet[pos] += a
+                ops.append(PostBlind(seats[pos], a, kind))
+        if cfg.big_blind_ante and self._bb is not None:
+            i = self._bb
+            a = min(cfg.big_blind_ante, st[i])  # the blind takes priority over the ante
+            st[i] -= a
+            self._dead += a
+            self._pot_total += a
+            ops.append(PostBlind(seats[i], a, "big_blind_ante"))
+        for seat in sorted(cfg.posts, key=self._index.__getitem__):
+            i = self._index[seat]
+            a = min(cfg.posts[seat], st[i])
+            st[i] -= a
+            self._bet[i] += a
+            ops.append(PostBlind(seat, a, "post"))
+        if cfg.bonus:
+            self._dead += cfg.bonus
+            self._pot_total += cfg.bonus
+            ops.append(AddBonus(cfg.bonus))
+
+    # ------------------------------------------------------------------ basic state
+    @property
+    def operations(self) -> tuple[Operation, ...]:
+        """Every operation so far, in order (the hand history; includes private cards)."""
+        return tuple(self._ops)
+
+    def public_operations(self) -> tuple[Operation, ...]:
+        """The hand history without private records (hole cards dealt, burns): what a
+        public hand history or an INFO log may show.  Tabled hands appear as ShowHand."""
+        return tuple(op for op in self._ops if op.PUBLIC)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """Seats dealt in, clockwise from the first seat left of the button."""
+        return tuple(self._seats)
+
+    @property
+    def preflop_first_seat(self) -> int:
+        """The seat the preflop betting starts from (it acts first unless all-in)."""
+        return self._seats[self._preflop_start]
+
+    @property
+    def button(self) -> int:
+        return self.config.button
+
+    @property
+    def small_blind_seat(self) -> int | None:
+        return None if self._sb is None else self._seats[self._sb]
+
+    @property
+    def big_blind_seat(self) -> int | None:
+        return None if self._bb is None else self._seats[self._bb]
+
+    @property
+    def street(self) -> str:
+        """One of :data:`engine.views.STREETS`."""
+        return STREETS[self._street]
+
+    @property
+    def actor(self) -> int | None:
+        """Seat to act now, or None (cards due, showdown or hand over)."""
+        a = self._actor
+        return None if a is None else self._seats[a]
+
+    @property
+    def is_complete(self) -> bool:
+        return self._street == COMPLETE
+
+    @property
+    def is_void(self) -> bool:
+        return self._void_reason is not None
+
+    @property
+    def board(self) -> tuple[Card, ...]:
+        return tuple(self._board)
+
+    @property
+    def stacks(self) -> dict[int, int]:
+        """seat -> chips behind now."""
+        return dict(zip(self._seats, self._stack))
+
+    @property
+    def starting_stacks(self) -> dict[int, int]:
+        return dict(zip(self._seats, self._start))
+
+    @property
+    def bets(self) -> dict[int, int]:
+        """seat -> chips bet on the current street (not yet in a pot)."""
+        return dict(zip(self._seats, self._bet))
+
+    @property
+    def results(self) -> dict[int, int]:
+        """seat -> net chips (stack now minus starting stack; final once complete)."""
+        return {s: self._stack[i] - self._start[i] for i, s in enumerate(self._seats)}
+
+    @property
+    def current_bet(self) -> int:
+        """The bet to match on this street."""
+        return self._cur
+
+    @property
+    def pots(self) -> tuple[Pot, ...]:
+        """Pots on the table now (collected chips, current bets excluded; empty once the
+        hand is complete).  Eligible seats in TDA 20-A order."""
+        if self._street == COMPLETE:
+            return ()
+        live = [not (f or m) for f, m in zip(self._folded, self._mucked)]
+        seats = self._seats
+        return tuple(Pot(a, tuple(seats[i] for i in el))
+                     for a, el in build_pots(self._committed, live, self._dead))
+
+    @property
+    def awards(self) -> tuple[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]], ...]:
+        """Once awarded: ``(amount, eligible seats, ((seat, chips), ...))`` per pot."""
+        seats = self._seats
+        return tuple((a, tuple(seats[i] for i in el), tuple((seats[i], c) for i, c in won))
+                     for a, el, won in self._awards)
+
+    @property
+    def showdown_order(self) -> tuple[int, ...]:
+        """Seats in the order they must show or muck (empty before the showdown)."""
+        return tuple(self._seats[i] for i in self._sd_order)
+
+    @property
+    def showdown_pending(self) -> tuple[int, ...]:
+        """Seats that still have to show or muck, in showdown order."""
+        if self._street != SHOWDOWN:
+            return ()
+        return tuple(self._seats[i] for i in self._sd_order
+                     if not self._shown[i] and not self._mucked[i])
+
+    def hole_cards(self, seat: int) -> tuple[Card, ...]:
+        """Private: the hole cards of ``seat`` (for the journal and that seat only)."""
+        return tuple(self._hole[self._seat_index(seat)])
+
+    def shown_cards(self, seat: int) -> tuple[Card, ...]:
+        """The hole cards of ``seat`` if tabled, else ()."""
+        i = self._seat_index(seat)
+        return tuple(self._hole[i]) if self._shown[i] else ()
+
+    def status(self, seat: int) -> str:
+        """``active``, ``folded`` (or mucked) or ``all_in``."""
+        i = self._seat_index(seat)
+        if self._folded[i] or self._mucked[i]:
+            return "folded"
+        if self._stack[i] == 0 and self._void_reason is None:
+            return "all_in"
+        return "active"
+
+    def total_chips(self) -> int:
+        """Stacks + bets + pots (+ a voided hand's bonus, set aside): always the starting
+        total plus the bonus."""
+        return sum(self._stack) + sum(self._bet) + self._pot_total + self._voided_bonus
+
+    def _check(self) -> None:
+        if sum(self._stack) + sum(self._bet) + self._pot_total + self._voided_bonus != self._total:
+            raise ChipConservationError(
+                f"chips do not add up: {self.total_chips()} on the table, {self._total} expected")
+
+    def _seat_index(self, seat: int) -> int:
+        i = self._index.get(seat)
+        if i is None:
+            raise IllegalActionError(
+                f"seat {seat!r} is not dealt in; seats in this hand: "
+                f"{', '.join(map(str, sorted(self._seats)))}")
+        return i
+
+    # ------------------------------------------------------------------ dealing
+    def next_deal(self) -> tuple[str, int | None] | None:
+        """The next card due: ``("hole", seat)``, ``("burn", None)``, ``("board", None)``,
+        or None (betting open, showdown or hand over)."""
+        if not self._queue:
+            return None
+        kind, i = self._queue[0]
+        return (kind, None if i is None else self._seats[i])
+
+    def _card_error(self, kind: str, seat: int | None, card: Any) -> str | None:
+        if not isinstance(card, Card):
+            return f"{card!r} is not a Card"
+        due = self.next_deal()
+        if due is None:
+            return f"no card is due now ({self._state_words()})"
+        if due[0] != kind or (kind == "hole" and due[1] != seat):
+            what = f"{kind} card" + (f" for seat {seat}" if kind == "hole" else "")
+            exp = due[0] + (f" card for seat {due[1]}" if due[0] == "hole" else " card")
+            return f"cannot deal a {what}: the next card due is a {exp}"
+        if card.id in self._seen:
+            return f"card {card} was already dealt in this hand"
+        return None
+
+    def can_deal_hole(self, seat: int, card: Card) -> bool:
+        return self._card_error("hole", seat, card) is None
+
+    def verify_deal_hole(self, seat: int, card: Card) -> None:
+        """Raises IllegalActionError unless a hole card for ``seat`` is due and ``card`` is new."""
+        err = self._card_error("hole", seat, card)
+        if err:
+            raise IllegalActionError(err)
+
+    def deal_hole(self, seat: int, card: Card) -> None:
+        """Deal ``card`` face down to ``seat`` (clockwise from left of the button, two rounds)."""
+        q = self._queue
+        if not (q and q[0][0] == "hole" and self._seats[q[0][1]] == seat  # type: ignore[index]
+                and card.__class__ is Card and card.id not in self._seen):
+            self.verify_deal_hole(seat, card)
+        i = q.pop(0)[1]
+        assert i is not None
+        self._hole[i].append(card)
+        self._seen.add(card.id)
+        self._ops.append(DealHole(seat, card))
+        self._after_card()
+
+    def can_burn(self, card: Card) -> bool:
+        return self._card_error("burn", None, card) is None
+
+    def verify_burn(self, card: Card) -> None:
+        err = self._card_error("burn", None, card)
+        if err:
+            raise IllegalActionError(err)
+
+    def burn(self, card: Card) -> None:
+        """Burn ``card`` (one before each of flop, turn, river; TDA 38)."""
+        q = self._queue
+        if not (q and q[0][0] == "burn" and card.__class__ is Card
+                and card.id not in self._seen):
+            self.verify_burn(card)
+        q.pop(0)
+        self._burns.append(card)
+        self._seen.add(card.id)
+        self._ops.append(Burn(card))
+        self._after_card()
+
+    def can_deal_board(self, card: Card) -> bool:
+        return self._card_error("board", None, card) is None
+
+    def verify_deal_board(self, card: Card) -> None:
+        err = self._card_error("board", None, card)
+        if err:
+            raise IllegalActionError(err)
+
+    def deal_board(self, card: Card) -> None:
+        """Turn ``card`` face up on the board."""
+        q = self._queue
+        if not (q and q[0][0] == "board" and card.__class__ is Card
+                and card.id not in self._seen):
+            self.verify_deal_board(card)
+        q.pop(0)
+        self._board.append(card)
+        self._seen.add(card.id)
+        self._ops.append(DealBoard(card))
+        self._after_card()
+
+    def deal_from(self, cards: Iterable[Card]) -> int:
+        """Deal every card due now from ``cards`` (top first), skipping cards already used
+        in this hand, so the same deck can be passed street after street.  Returns the
+        number of cards dealt.  Raises IllegalActionError if ``cards`` runs out."""
+        it = iter(cards)
+        dealt = 0
+        seen = self._seen
+        while self._queue:
+            kind, i = self._queue[0]
+            for card in it:
+                if card.id not in seen:
+                    break
+            else:
+                raise IllegalActionError("ran out of cards while dealing")
+            if kind == "hole":
+                self.deal_hole(self._seats[i], card)  # type: ignore[index]
+            elif kind == "burn":
+                self.burn(card)
+            else:
+                self.deal_board(card)
+            dealt += 1
+        return dealt
+
+    def _after_card(self) -> None:
+        if not self._queue:  # the last card due: betting opens, or the round ends (chips move)
+            self._begin_betting()
+            self._check()
+
+    # ------------------------------------------------------------------ betting flow
+    def _find_actor(self, start: int) -> int | None:
+        n = self._n
+        folded, stack, bet, acted, cur = self._folded, self._stack, self._bet, self._acted, self._cur
+        many = self._n_active >= 2
+        for k in range(n):
+            j = (start + k) % n
+            if not folded[j] and stack[j] > 0 and (bet[j] < cur or (many and not acted[j])):
+                if not many and bet[j] >= max((bet[x] for x in range(n)
+                                               if x != j and not folded[x]), default=0):
+                    # every opponent is all-in for no more than this player has in: there
+                    # is nothing to call and nobody to raise (e.g. a short big blind
+                    # heads-up against a bigger small blind)
+                    continue
+                return j
+        return None
+
+    def _begin_betting(self) -> None:
+        start = self._preflop_start if self._street == PREFLOP else 0
+        a = self._find_actor(start)
+        if a is None:
+            self._end_round()
+        else:
+            self._actor = a
+
+    def _advance(self, i: int) -> None:
+        if self._n_live == 1:
+            self._end_by_folds()
+            return
+        a = self._find_actor(i + 1)
+        if a is None:
+            self._end_round()
+        else:
+            self._actor = a
+
+    def _collect(self) -> None:
+        bet = self._bet
+        ret = uncalled(bet)
+        if ret is not None:
+            i, amt = ret
+            bet[i] -= amt
+            self._stack[i] += amt
+            if self._stack[i] == amt and not self._folded[i]:
+                self._n_active += 1
+            self._ops.append(ReturnUncalled(self._seats[i], amt))
+        com = self._committed
+        total = 0
+        for i in range(self._n):
+            b = bet[i]
+            if b:
+                com[i] += b
+                total += b
+                bet[i] = 0
+        self._pot_total += total
+
+    def _end_round(self) -> None:
+        self._actor = None
+        self._collect()
+        if self._street == RIVER:
+            self._start_showdown()
+            return
+        self._street += 1
+        n = self._n
+        self._cur = 0
+        self._min_inc = self._min_bet
+        self._acted = [False] * n
+        self._faced = [0] * n
+        self._aggressor = None
+        q = self._queue
+        if self.config.burn_cards:
+            q.append(("burn", None))
+        for _ in range(_BOARD_COUNTS[self._street]):
+            q.append(("board", None))
+
+    def _end_by_folds(self) -> None:
+        self._actor = None
+        self._collect()
+        w = self._folded.index(False)
+        amount = self._pot_total
+        self._stack[w] += amount
+        self._pot_total = 0
+        self._awards.append((amount, [w], [(w, amount)]))
+        self._ops.append(AwardPot(0, self._seats[w], amount))
+        self._street = COMPLETE
+
+    # ------------------------------------------------------------------ legal actions
+    def _raise_bounds(self, i: int) -> tuple[int, int] | None:
+        stack, bet, cur = self._stack[i], self._bet[i], self._cur
+        if stack <= cur - bet or self._n_active < 2:
+            return None
+        if self._acted[i] and cur - self._faced[i] < self._min_inc:
+            return None  # TDA 47: not reopened for a player who already acted
+        # a raise must be callable by somebody: no raise when every opponent is all-in
+        # or cannot put in more than the current bet (the excess would only come back)
+        folded, stacks, bets = self._folded, self._stack, self._bet
+        for j in range(self._n):
+            if j != i and not folded[j] and stacks[j] + bets[j] > cur:
+                break
+        else:
+            return None
+        lo = cur + self._min_inc
+        if self.config.raise_rule == "double" and 2 * cur > lo:
+            lo = 2 * cur
+        hi = stack + bet
+        lo = min(lo, hi)
+        return lo, hi
+
+    def legal_actions(self) -> LegalActions:
+        """What the seat to act may do now (all False/None when nobody is to act)."""
+        i = self._actor
+        if i is None:
+            return NO_ACTIONS
+        owe = self._cur - self._bet[i]
+        rb = self._raise_bounds(i)
+        if owe > 0:
+            call = min(self._stack[i], owe)
+            if rb is None:
+                return LegalActions(True, False, True, call, None, None)
+            return LegalActions(True, False, True, call, rb[0], rb[1])
+        if rb is None:
+            return LegalActions(True, True, False, 0, None, None)
+        return LegalActions(True, True, False, 0, rb[0], rb[1])
+
+    def _legal_words(self) -> str:
+        la = self.legal_actions()
+        if self._actor is None:
+            return f"no action is due ({self._state_words()})"
+        parts = ["fold"]
+        parts.append(f"call {la.call_amount}" if la.can_call else "check")
+        if la.min_raise_to is not None:
+            verb = "bet" if self._cur == 0 else "raise"
+            if la.min_raise_to == la.max_raise_to:
+                parts.append(f"{verb} all-in to {la.max_raise_to}")
+            else:
+                parts.append(f"{verb} to {la.min_raise_to}..{la.max_raise_to}")
+        return f"seat {self.actor} to act; legal: " + ", ".join(parts)
+
+    def _state_words(self) -> str:
+        if self._street == COMPLETE:
+            return "the hand is over"
+        if self._queue:
+            d = self.next_deal()
+            assert d is not None
+            return f"a {d[0]} card" + (f" for seat {d[1]}" if d[0] == "hole" else "") + " is due"
+        if self._street == SHOWDOWN:
+            return "showdown: " + ", ".join(map(str, self.showdown_pending)) + " to show or muck"
+        return f"seat {self.actor} to act"
+
+    def can_fold(self) -> bool:
+        return self._actor is not None
+
+    def verify_fold(self) -> None:
+        if self._actor is None:
+            raise IllegalActionError(f"cannot fold: {self._legal_words()}")
+
+    def fold(self) -> None:
+        """The seat to act folds (allowed even when a check is possible; it binds)."""
+        i = self._actor
+        if i is None:
+            raise IllegalActionError(f"cannot fold: {self._legal_words()}")
+        self._folded[i] = True
+        self._n_live -= 1
+        self._n_active -= 1
+        seat = self._seats[i]
+        self._ops.append(Fold(seat))
+        self._voluntary.append((seat, "fold", 0))
+        self._advance(i)
+        self._check()
+
+    def can_check_or_call(self) -> bool:
+        return self._actor is not None
+
+    def verify_check_or_call(self) -> None:
+        if self._actor is None:
+            raise IllegalActionError(f"cannot check or call: {self._legal_words()}")
+
+    def check_or_call(self) -> None:
+        """The seat to act checks, or calls (all-in if the stack is short)."""
+        i = self._actor
+        if i is None:
+            raise IllegalActionError(f"cannot check or call: {self._legal_words()}")
+        owe = self._cur - self._bet[i]
+        st = self._stack[i]
+        amt = min(st, owe)
+        amt = max(amt, 0)
+        st -= amt
+        self._stack[i] = st
+        self._bet[i] += amt
+        self._acted[i] = True
+        self._faced[i] = self._cur
+        all_in = st == 0
+        if all_in:
+            self._n_active -= 1
+        seat = self._seats[i]
+        self._ops.append(CheckOrCall(seat, amt, all_in))
+        self._voluntary.append((seat, "call" if amt else "check", amt))
+        self._advance(i)
+        self._check()
+
+    def _raise_error(self, amount: Any) -> str | None:
+        i = self._actor
+        if i is None:
+            return f"cannot bet or raise: {self._legal_words()}"
+        if not isinstance(amount, int) or isinstance(amount, bool):
+            return f"bet or raise amount {amount!r} must be an int; {self._legal_words()}"
+        rb = self._raise_bounds(i)
+        if rb is None:
+            return f"seat {self._seats[i]} may not bet or raise now; {self._legal_words()}"
+        if not rb[0] <= amount <= rb[1]:
+            return f"seat {self._seats[i]} cannot bet or raise to {amount}; {self._legal_words()}"
+        return None
+
+    def can_bet_or_raise_to(self, amount: int) -> bool:
+        return self._raise_error(amount) is None
+
+    def verify_bet_or_raise_to(self, amount: int) -> None:
+        """Raises IllegalActionError naming the legal range unless ``amount`` is legal."""
+        err = self._raise_error(amount)
+        if err:
+            raise IllegalActionError(err)
+
+    def bet_or_raise_to(self, amount: int) -> None:
+        """The seat to act bets or raises *to* ``amount`` (its total bet this street)."""
+        err = self._raise_error(amount)
+        if err:
+            raise IllegalActionError(err)
+        i = self._actor
+        assert i is not None
+        cur = self._cur
+        added = amount - self._bet[i]
+        self._stack[i] -= added
+        self._bet[i] = amount
+        inc = amount - cur
+        full = inc >= self._min_inc
+        if full:
+            self._min_inc = inc
+        self._cur = amount
+        self._acted[i] = True
+        self._faced[i] = amount
+        self._aggressor = i
+        all_in = self._stack[i] == 0
+        if all_in:
+            self._n_active -= 1
+        seat = self._seats[i]
+        self._ops.append(BetOrRaiseTo(seat, amount, added, all_in, full))
+        self._voluntary.append((seat, "bet" if cur == 0 else "raise", added))
+        self._advance(i)
+        self._check()
+
+    def actions_in_turn(self) -> tuple[tuple[int, str, int], ...]:
+        """Voluntary actions so far: ``(seat, kind, chips_added)``, kind in ``fold``,
+        ``check``, ``call``, ``bet``, ``raise`` (blinds and antes excluded)."""
+        return tuple(self._voluntary)
+
+    # ------------------------------------------------------------------ input helpers
+    def interpret_chips(self, seat: int, amount: int, *, declared: Any = None,
+                        chip_count: int = 1) -> ChipsInterpretation:
+        """What ``amount`` chips pushed forward by ``seat`` (the seat to act) mean: the
+        one-chip rule and binding verbal declarations.  See
+        :func:`engine.betting.chip_input.interpret_chips` (nothing is applied)."""
+        from engine.betting.chip_input import interpret_chips
+        return interpret_chips(self, seat, amount, declared=declared, chip_count=chip_count)
+
+    # ------------------------------------------------------------------ showdown
+    def _start_showdown(self) -> None:
+        self._street = SHOWDOWN
+        n = self._n
+        start = self._aggressor if self._aggressor is not None else 0
+        order = tuple(j for j in ((start + k) % n for k in range(n)) if not self._folded[j])
+        self._sd_order = order
+        if any(self._stack[j] == 0 for j in order):  # all-in: every hand is tabled (TDA 16)
+            for j in order:
+                self._shown[j] = True
+                self._ops.append(ShowHand(self._seats[j], tuple(self._hole[j]), True))
+            self._award()
+
+    def _showdown_error(self, seat: int, what: str) -> str | None:
+        if self._street != SHOWDOWN:
+            return f"cannot {what} seat {seat}: no showdown now ({self._state_words()})"
+        i = self._index.get(seat)
+        if i is None or i not in self._sd_order or self._shown[i] or self._mucked[i]:
+            pend = ", ".join(map(str, self.showdown_pending))
+            return f"cannot {what} seat {seat}: seats still to show or muck: {pend}"
+        return None
+
+    def can_show(self, seat: int) -> bool:
+        return self._showdown_error(seat, "show") is None
+
+    def verify_show(self, seat: int) -> None:
+        err = self._showdown_error(seat, "show")
+        if err:
+            raise IllegalActionError(err)
+
+    def show(self, seat: int) -> None:
+        """``seat`` tables its hand at showdown."""
+        self.verify_show(seat)
+        i = self._index[seat]
+        self._shown[i] = True
+        self._ops.append(ShowHand(seat, tuple(self._hole[i]), False))
+        self._maybe_award()
+        self._check()
+
+    def can_muck(self, seat: int) -> bool:
+        return self._showdown_error(seat, "muck") is None
+
+    def verify_muck(self, seat: int) -> None:
+        err = self._showdown_error(seat, "muck")
+        if err:
+            raise IllegalActionError(err)
+
+    def muck(self, seat: int) -> None:
+        """``seat`` mucks at showdown and gives up its claim to every pot."""
+        self.verify_muck(seat)
+        i = self._index[seat]
+        self._mucked[i] = True
+        self._ops.append(MuckHand(seat))
+        self._maybe_award()
+        self._check()
+
+    def _maybe_award(self) -> None:
+        order = self._sd_order
+        remaining = [j for j in order if not self._mucked[j]]
+        if len(remaining) == 1 or all(self._shown[j] for j in remaining):
+            self._award()
+
+    def _award(self) -> None:
+        n = self._n
+        live = [not (self._folded[j] or self._mucked[j]) for j in range(n)]
+        contenders = [j for j in range(n) if live[j]]
+        values: dict[int, int] = {}
+        if len(contenders) > 1:
+            board_ids = [c.id for c in self._board]
+            for j in contenders:
+                h = self._hole[j]
+                values[j] = evaluate_7_ids(h[0].id, h[1].id, *board_ids)
+        seats = self._seats
+        for p, (amount, elig) in enumerate(build_pots(self._committed, live, self._dead)):
+            if len(elig) == 1:
+                winners = elig
+            else:
+                best = min(values[j] for j in elig)
+                winners = [j for j in elig if values[j] == best]
+            won = split_pot(amount, winners, self.config.odd_chip)
+            for w, chips in won:
+                self._stack[w] += chips
+                self._ops.append(AwardPot(p, seats[w], chips))
+            self._awards.append((amount, elig, won))
+        self._pot_total = 0
+        self._street = COMPLETE
+
+    # ------------------------------------------------------------------ void
+    def void(self, reason: str) -> None:
+        """Void the hand (misdeal, fouled deck; TDA 35-C/35-E): every chip put in goes back;
+        the hand is then complete with everyone's starting stack.  The bonus is set aside
+        (counted by :meth:`total_chips`).  Raises IllegalActionError if already complete."""
+        if self._street == COMPLETE:
+            raise IllegalActionError("cannot void: the hand is already complete")
+        self._stack = list(self._start)
+        self._bet = [0] * self._n
+        self._pot_total = 0
+        self._voided_bonus = self.config.bonus
+        self._actor = None
+        self._queue = []
+        self._void_reason = str(reason)
+        self._street = COMPLETE
+        self._ops.append(VoidHand(str(reason)))
+        self._check()
+
+    # ------------------------------------------------------------------ copies, journal
+    def copy(self) -> Hand:
+        """An independent copy (cards and records are immutable and shared)."""
+        h = object.__new__(Hand)
+        d = self.__dict__.copy()
+        for k, v in d.items():
+            if isinstance(v, list):
+                d[k] = [list(x) if isinstance(x, list) else x for x in v]
+            elif isinstance(v, set):
+                d[k] = set(v)
+        h.__dict__.update(d)
+        return h
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able snapshot ``{"config": ..., "inputs": [...]}`` (includes private cards:
+        for the journal only)."""
+        inputs: list[list[Any]] = []
+        for op in self._ops:
+            k = op.OP
+            if k == "deal_hole":
+                inputs.append(["hole", op.seat, str(op.card)])  # type: ignore[attr-defined]
+            elif k == "burn":
+                inputs.append(["burn", str(op.card)])  # type: ignore[attr-defined]
+            elif k == "deal_board":
+                inputs.append(["board", str(op.card)])  # type: ignore[attr-defined]
+            elif k == "fold":
+                inputs.append(["fold"])
+            elif k == "check_or_call":
+                inputs.append(["call"])
+            elif k == "bet_or_raise_to":
+                inputs.append(["raise", op.amount])  # type: ignore[attr-defined]
+            elif k == "show" and not op.auto:  # type: ignore[attr-defined]
+                inputs.append(["show", op.seat])  # type: ignore[attr-defined]
+            elif k == "muck":
+                inputs.append(["muck", op.seat])  # type: ignore[attr-defined]
+            elif k == "void":
+                inputs.append(["void", op.reason])  # type: ignore[attr-defined]
+        return {"config": self.config.to_dict(), "inputs": inputs}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Hand:
+        """Rebuild a hand from :meth:`to_dict` by replaying its inputs.
+
+        Raises:
+            InvalidInputError: malformed snapshot; IllegalActionError: an input no longer legal.
+        """
+        try:
+            hand = cls(HandConfig.from_dict(d["config"]))
+            inputs = list(d["inputs"])
+        except (KeyError, TypeError) as exc:
+            raise InvalidInputError(f"bad hand snapshot: {exc}") from None
+        for x in inputs:
+            kind = x[0]
+            if kind == "hole":
+                hand.deal_hole(int(x[1]), Card.parse(x[2]))
+            elif kind == "burn":
+                hand.burn(Card.parse(x[1]))
+            elif kind == "board":
+                hand.deal_board(Card.parse(x[1]))
+            elif kind == "fold":
+                hand.fold()
+            elif kind == "call":
+                hand.check_or_call()
+            elif kind == "raise":
+                hand.bet_or_raise_to(int(x[1]))
+            elif kind == "show":
+                hand.show(int(x[1]))
+            elif kind == "muck":
+                hand.muck(int(x[1]))
+            elif kind == "void":
+                hand.void(x[1])
+            else:
+                raise InvalidInputError(f"bad hand snapshot: unknown input {kind!r}")
+        return hand
+
+    # ------------------------------------------------------------------ views
+    def public_view(self, names: Mapping[int, str] | None = None):
+        """The table as the room sees it (:class:`engine.views.TablePublicView`); never an
+        unrevealed hole card."""
+        from engine.betting.hand_views import public_view
+        return public_view(self, names)
+
+    def seat_view(self, seat: int):
+        """What ``seat``'s own display shows (:class:`engine.views.SeatDisplayView`)."""
+        from engine.betting.hand_views import seat_view
+        return seat_view(self, seat)
+
+    def __repr__(self) -> str:
+        return (f"Hand(street={self.street!r}, actor={self.actor}, stacks={self.stacks}, "
+                f"bets={self.bets}, pots={[p.amount for p in self.pots]})")

@@ -1,0 +1,154 @@
+"""Write a hand played by our engine (:class:`engine.betting.hand.Hand`) as a PHH hand history.
+
+The PHH player order is the engine's: p1..pN clockwise from the first seat left of the
+button, so p1 is the small blind, p2 the big blind and pN the button with 3+ players;
+heads-up p1 is the big blind and p2 the button (PHH/PokerKit convention, which also
+reverses the ``antes`` and ``blinds_or_straddles`` lists heads-up).
+
+Mapping (PHH standard, uoftcprg/phh-std):
+
+* ``antes``: the configured ante for every player, the big-blind ante in the big blind's
+  entry; ``ante_trimming_status = false`` (antes are not trimmed: a big-blind ante is dead
+  money in the main pot, as our engine plays it).
+* ``blinds_or_straddles``: the configured blinds at the blind positions; a live post is
+  a negative entry (PokerKit's convention for posts).
+* ``actions``: ``d dh`` per player (both cards), ``d db`` per street, ``f``/``cc``/``cbr``,
+  ``sm`` with the cards for a show, bare ``sm`` for a muck.  Burns are not recorded.
+* ``winnings``: chips awarded from the pots; ``finishing_stacks`` once complete.
+* Bonus chips have no PHH field: they are written as the user field ``_bonus``.
+
+Write the text with :func:`engine.history.phh.dumps_hand` (``public=True`` hides every hole card
+that was not shown).
+
+Raises:
+    PhhError: a voided hand (PHH has no way to say every chip went back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.cards import Card
+from engine.history.phh import PhhAction, PhhError, PhhHand
+
+
+_BETTING = ("fold", "check_or_call", "bet_or_raise_to")
+
+
+def _runout_shows_first(actions: list[PhhAction]) -> list[PhhAction]:
+    """An all-in runout as PHH records it: when the board is completed with no betting
+    left (everyone but one is all-in), the hands are shown before the remaining board
+    cards are dealt, not after (PokerKit refuses the other order)."""
+    last_bet = max((i for i, a in enumerate(actions) if a.kind in _BETTING), default=-1)
+    tail = actions[last_bet + 1:]
+    deals = [a for a in tail if a.kind == "deal_board"]
+    shows = [a for a in tail if a.kind == "show_or_muck"]
+    if not deals or not shows or any(a.kind not in ("deal_board", "show_or_muck") for a in tail):
+        return actions
+    return actions[:last_bet + 1] + shows + deals
+
+
+def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
+                label: str | None = None) -> PhhHand:
+    """A :class:`PhhHand` (chips, ``chips_per_unit = 1``) for an engine hand.
+
+    ``extra``: further PHH fields (``event``, ``hand``, ``day``, ...), written verbatim.
+
+    Raises:
+        PhhError: the hand was voided.
+    """
+    cfg = hand.config
+    if getattr(hand, "is_void", False):
+        raise PhhError("a voided hand has no PHH form (every chip went back)")
+    order = tuple(hand.seats)
+    n = len(order)
+    player = {s: i + 1 for i, s in enumerate(order)}
+    heads_up = n == 2
+
+    def index(p: int) -> int:  # list index of player p (heads-up lists are reversed)
+        return (2 - p) if heads_up else p - 1
+
+    antes = [0] * n
+    blinds = [0] * n
+    if cfg.ante:
+        antes = [cfg.ante] * n
+    sb, bb = hand.small_blind_seat, hand.big_blind_seat
+    if sb is not None and sb in player:
+        blinds[index(player[sb])] = cfg.small_blind
+    if bb is not None and bb in player:
+        blinds[index(player[bb])] = cfg.big_blind
+        if cfg.big_blind_ante:
+            antes[index(player[bb])] += cfg.big_blind_ante
+    for seat, amount in cfg.posts.items():
+        blinds[index(player[seat])] -= amount
+
+    actions: list[PhhAction] = []
+    hole: dict[int, list[Card]] = {}
+    board: list[Card] = []
+    dealt_board = 0
+    won = [0] * n
+
+    def flush_hole() -> None:
+        if hole:
+            for p in range(1, n + 1):
+                actions.append(PhhAction("deal_hole", p, tuple(hole.get(p, ()))))
+            hole.clear()
+
+    def flush_board() -> None:
+        if board:
+            actions.append(PhhAction("deal_board", None, tuple(board)))
+            board.clear()
+
+    for op in hand.operations:
+        kind = op.OP
+        if kind == "deal_hole":
+            hole.setdefault(player[op.seat], []).append(op.card)
+            continue
+        if kind in ("post_ante", "post_blind", "add_bonus", "burn", "return_uncalled"):
+            continue
+        flush_hole()
+        if kind == "deal_board":
+            board.append(op.card)
+            dealt_board += 1
+            if dealt_board in (3, 4, 5):  # one action per street, as PHH and PokerKit want
+                flush_board()
+            continue
+        flush_board()
+        if kind == "fold":
+            actions.append(PhhAction("fold", player[op.seat]))
+        elif kind == "check_or_call":
+            actions.append(PhhAction("check_or_call", player[op.seat]))
+        elif kind == "bet_or_raise_to":
+            actions.append(PhhAction("bet_or_raise_to", player[op.seat], amount=op.amount))
+        elif kind == "show":
+            actions.append(PhhAction("show_or_muck", player[op.seat], tuple(op.cards), show=True))
+        elif kind == "muck":
+            actions.append(PhhAction("show_or_muck", player[op.seat], show=False))
+        elif kind == "award_pot":
+            won[player[op.seat] - 1] += op.amount
+    flush_hole()
+    flush_board()
+    actions = _runout_shows_first(actions)
+
+    names = dict(getattr(cfg, "names", {}) or {})
+    fields: dict[str, Any] = dict(extra or {})
+    if cfg.bonus:
+        fields["_bonus"] = cfg.bonus
+    starting = hand.starting_stacks
+    return PhhHand(
+        variant="NT",
+        antes=tuple(antes),
+        blinds_or_straddles=tuple(blinds),
+        min_bet=cfg.effective_min_bet,
+        starting_stacks=tuple(starting[s] for s in order),
+        actions=tuple(actions),
+        ante_trimming_status=False,
+        players=tuple(names.get(s, f"Seat {s}") for s in order),
+        seats=order,
+        winnings=tuple(won) if hand.is_complete else None,
+        finishing_stacks=tuple(hand.stacks[s] for s in order) if hand.is_complete else None,
+        chips_per_unit=1,
+        extra=fields,
+        label=label,
+    )

@@ -1,1 +1,0 @@
-"""Shipped tournament structures (TOML), loaded with :func:`engine.structure.load_structure`."""

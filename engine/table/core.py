@@ -1,0 +1,638 @@
+"""The whole table as one pure state machine: tournament clock + current hand + dealing.
+
+This is the core the service loop drives (:mod:`pi_app.service.core_protocol`).  It takes input
+events (:mod:`engine.events`) with their monotonic timestamps and returns effects
+(:mod:`engine.effects`); it performs no I/O, reads no clock and starts no thread, so the
+journal replays it exactly.
+
+What it combines:
+
+* :class:`engine.tournament.tournament.Tournament`: entrants, levels, the blind clock, eliminations,
+  color-ups, the bonus wheel, the heads-up limit.
+* :class:`engine.dealing.procedure.DealingProcedure`: the hand being played, fed by the card
+  shoe, with rulings on dealing irregularities.
+* the seat keys (:mod:`engine.betting.seat_input`): FOLD, CHECK/CALL, BET/RAISE per seat.
+* the dealer button box: NEXT HAND (also: "deck reloaded" after a misdeal, "stub
+  reshuffled" when a ruling asks for it), PAUSE/RESUME (hold: mute), EXPOSED CARD,
+  MISDEAL, CONFIRM RULING (hold: override), UNDO (the last player action of the hand,
+  until a card is drawn after it).
+
+Positions follow the dead-button rule used in tournaments (TDA 32; :mod:`engine.table.positions`).
+The views handed to the TV and the seat displays are made in :mod:`engine.table.views`.
+
+>>> core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"},
+...                                     structure="gunpowder", seed=1))
+>>> from engine.events import DealerButton
+>>> _ = core.apply(DealerButton(t=0.0, button="next_hand"))
+>>> core.summary()["hands_played"], sorted(core.summary()["final_stacks"])
+(0, ['1', '2', '3'])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from engine.table import views as table_views
+from engine.tournament.clock import ClockAlert
+from engine.effects import Alert, Effect, HandHistory, LogLine, Notice, ShoeCommand
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.events import (
+    CardDrawn,
+    ClockTick,
+    DealerButton,
+    DealerCommand,
+    Declaration,
+    DeviceStatus,
+    Event,
+    PlayerAction,
+    SeatButton,
+    ShoeReloaded,
+    ShoeStatus,
+    StubReshuffled,
+)
+from engine.betting.hand import HandConfig
+from engine.dealing.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
+from engine.table.positions import Positions, next_positions
+from engine.dealing.procedure import DealingProcedure
+from engine.dealing.registry import DeckRegistry, make_test_deck
+from engine.betting.seat_input import IDLE, SeatInput, apply_seat_button
+from engine.tournament.structure import load_structure
+from engine.tournament.tournament import Tournament
+from engine.views import ScreenState, SeatDisplayView
+
+SNAPSHOT_VERSION = 1
+#: clock alerts that sound (engine.effects.ALERTS) -> their alert kind
+_SOUNDED = {
+    "level_start": "level_start", "one_minute": "one_minute", "ten_seconds": "ten_seconds",
+    "level_end": "level_end", "break_start": "break_start", "break_end": "break_end",
+    "color_up": "color_up", "late_registration_closing": "late_registration_closing",
+    "bonus_wheel": "bonus_wheel",
+}
+
+
+class TableStateError(IllegalActionError):
+    """An input that does not fit the table's state now (e.g. NEXT HAND mid-hand)."""
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What a table is set up with (from the table's config file).
+
+    Attributes:
+        players: seat (1..10) -> name of the players seated at the start.
+        structure: a preset name (``gunpowder``, ``phat-ace``, ``mini``) or a file path.
+        profile: the house profile for dealing rulings (``tda2024``, ``rrop``,
+            ``gunpowder``, ``mini``).
+        house_rules: knobs overriding the profile one by one (``{"one_extra_card":
+            "burn"}``; docs/irregularities.md).
+        seed: seeds the bounty, the bonus wheel, the first button and scramble picks.
+        deck_seed: the registered test deck's seed (a venue registers its real decks).
+        layout: TV layout ``clock`` | ``table`` | ``split``.
+        name: the table's name.
+    """
+
+    players: Mapping[int, str]
+    structure: str = "gunpowder"
+    profile: str = "tda2024"
+    seed: int = 0
+    deck_seed: int = 0
+    layout: str = "split"
+    name: str = "table"
+    house_rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["players"] = {str(k): v for k, v in self.players.items()}
+        d["house_rules"] = dict(self.house_rules)
+        return d
+
+    def house_profile(self):
+        """The :class:`engine.dealing.irregularities.HouseProfile`: ``profile`` with the
+        ``house_rules`` knobs overriding it."""
+        from engine.dealing.irregularities import make_profile
+
+        return make_profile(self.profile, **dict(self.house_rules))
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> "TableSettings":
+        d = dict(d)
+        d["players"] = {int(k): v for k, v in d["players"].items()}
+        return cls(**d)
+
+
+class TableCore:
+    """The table's pure core; see the module docstring.  Build with :meth:`new` (a fresh
+    table) or :meth:`restore` (from :meth:`snapshot`)."""
+
+    def __init__(self, settings: TableSettings, tournament: Tournament,
+                 registry: DeckRegistry) -> None:
+        self.settings = settings
+        self.tournament = tournament
+        self.registry = registry
+        self.proc: DealingProcedure | None = None
+        self.hand_number = 0
+        self.pos = Positions()
+        self.seat_inputs: dict[int, SeatInput] = {}
+        self.results: dict[int, int] = {}
+        self.offline: set[str] = set()
+        self.muted = False
+        self.history_digest = ""
+        self.last_t = 0.0
+        self.last_input_t = 0.0  # time of the last event that was not a clock tick
+        self.undo: dict[str, Any] | None = None
+        self.shoe_draws = 0  # cards drawn since the shoe was last loaded
+        self.load_count = 0  # shoe loads in this hand (1 + redeals)
+        self.free_hand = False  # the current hand was set up by hand, outside the tournament
+        self.reshuffles = 0  # mid-hand reshuffles of the stub since the shoe was loaded
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def new(cls, settings: TableSettings) -> "TableCore":
+        """A fresh table: the players of ``settings`` registered, nothing started.
+
+        Raises:
+            StructureError, RegistrationError: a bad structure or seating.
+        """
+        structure = load_structure(settings.structure)
+        t = Tournament(structure, seed=settings.seed, name=settings.name)
+        for seat, name in sorted(settings.players.items()):
+            t.register(name, seat)
+        return cls(settings, t, make_test_deck(settings.deck_seed))
+
+    @classmethod
+    def from_config(cls, config: Any) -> "TableCore":
+        """A fresh table from a :class:`pi_app.service.config.TableConfig` (its ``table_settings``)."""
+        return cls.new(config.table_settings())
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def hand(self):
+        """The :class:`engine.betting.hand.Hand` being played, or None between hands."""
+        return self.proc.hand if self.proc is not None else None
+
+    @property
+    def in_hand(self) -> bool:
+        return self.proc is not None and not self.proc.hand.is_complete
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.tournament.finished)
+
+    def names(self) -> dict[int, str]:
+        if self.free_hand and self.proc is not None:
+            return dict(self.proc.hand.config.names)
+        return {e.seat: e.name for e in self.tournament.active() if e.seat is not None}
+
+    def starts_new_hand(self, event: Event) -> bool:
+        return (isinstance(event, DealerButton) and event.button == "next_hand"
+                and not self.in_hand)
+
+    # ------------------------------------------------------------------ apply
+    def apply(self, event: Event) -> list[Effect]:
+        """Apply one input event; return the effects.  A rejected input raises a
+        :class:`engine.errors.PokerTableError` and changes nothing."""
+        if event.t < self.last_t:
+            raise InvalidInputError(f"event time {event.t} is before the last event "
+                                    f"({self.last_t}); times are monotonic")
+        before = self.snapshot() if not isinstance(event, ClockTick) else None
+        try:
+            effects = self._dispatch(event)
+        except Exception:
+            if before is not None:
+                self._load(before)
+            raise
+        self.last_t = event.t
+        if not isinstance(event, ClockTick):
+            self.last_input_t = event.t
+        effects += self._clock_effects(self.tournament.tick(event.t)
+                                       if self.tournament.clock.started else [])
+        return effects
+
+    def _dispatch(self, event: Event) -> list[Effect]:
+        if isinstance(event, ClockTick):
+            return []
+        if isinstance(event, DealerButton):
+            return self._dealer_button(event)
+        if isinstance(event, SeatButton):
+            return self._seat_button(event)
+        if isinstance(event, PlayerAction):
+            return self._player_action(event)
+        if isinstance(event, (CardDrawn, Declaration, ShoeReloaded, StubReshuffled)):
+            return self._shoe_event(event)
+        if isinstance(event, ShoeStatus):
+            self._set_online("shoe", event.online)
+            return [LogLine("WARNING" if not event.online else "INFO",
+                            f"card shoe {'online' if event.online else 'offline'}: "
+                            f"{event.reason}")]
+        if isinstance(event, DeviceStatus):
+            self._set_online(event.device, event.online)
+            return [LogLine("WARNING" if not event.online else "INFO",
+                            f"{event.device} {'online' if event.online else 'offline'}: "
+                            f"{event.detail}")]
+        if isinstance(event, DealerCommand):
+            return self._command(event)
+        raise InvalidInputError(f"the table does not take {type(event).__name__} events")
+
+    def _set_online(self, device: str, online: bool) -> None:
+        if online:
+            self.offline.discard(device)
+        else:
+            self.offline.add(device)
+
+    # ------------------------------------------------------------------ the dealer box
+    def _dealer_button(self, ev: DealerButton) -> list[Effect]:
+        b, hold = ev.button, ev.press == "hold"
+        if b == "next_hand":
+            if self.proc is not None and self.proc.stopped:
+                # after a misdeal or a fouled deck: the dealer has reshuffled and loaded the
+                # shoe, and NEXT HAND deals the hand again (TDA 35-C)
+                return self._shoe_event(ShoeReloaded(t=ev.t))
+            if self.in_hand and self.proc is not None and \
+                    self.proc.expected_next()[:1] == ["stub_reshuffled"]:
+                return self._shoe_event(StubReshuffled(t=ev.t))  # the ruling's reshuffle
+            return self._next_hand(ev.t)
+        if b == "pause_resume":
+            if hold:
+                self.muted = not self.muted
+                return [Notice("Sound off" if self.muted else "Sound on")]
+            c = self.tournament.clock
+            if not c.started:
+                raise TableStateError("the clock has not started: press NEXT HAND to start")
+            paused = c.paused_at is not None
+            alerts = self.tournament.resume(ev.t) if paused else self.tournament.pause(ev.t)
+            return self._clock_effects(alerts) + [Alert("resumed" if paused else "paused")]
+        if b == "undo":
+            return self._undo()
+        proc = self._need_proc()
+        if b == "exposed_card":
+            if not proc.draws:
+                raise TableStateError("no card has been drawn in this hand")
+            return self._shoe_event(Declaration(t=ev.t, kind="exposed_card"))
+        if b == "misdeal":
+            return self._shoe_event(Declaration(t=ev.t, kind="floor_misdeal"))
+        if b == "confirm_ruling":
+            kind = "override_ruling" if hold else "confirm_ruling"
+            return self._shoe_event(Declaration(t=ev.t, kind=kind,
+                                                note="overridden at the table" if hold else ""))
+        raise TableStateError(f"unknown dealer button {b!r}")  # pragma: no cover
+
+    def _need_proc(self) -> DealingProcedure:
+        if self.proc is None or self.proc.hand.is_complete and not self.proc.stopped:
+            raise TableStateError("no hand is being dealt: press NEXT HAND")
+        return self.proc
+
+    def _undo(self) -> list[Effect]:
+        if self.undo is None or self.proc is None:
+            raise TableStateError("nothing to undo (only the last action of this hand, "
+                                  "before the next card is drawn)")
+        self.proc = DealingProcedure.from_dict(self.undo["proc"])
+        self.seat_inputs = {}
+        self.undo = None
+        return [Notice("Last action undone")]
+
+    # ------------------------------------------------------------------ hands
+    def _next_hand(self, t: float) -> list[Effect]:
+        if self.in_hand or (self.proc is not None and self.proc.stopped):
+            raise TableStateError("a hand is in progress: finish it first")
+        if self.finished:
+            raise TableStateError("the tournament is over")
+        effects: list[Effect] = []
+        tour = self.tournament
+        if not tour.clock.started:
+            effects += self._clock_effects(tour.start(t))
+        elif tour.round_over and tour.structure.qualifiers is not None:
+            effects += self._clock_effects(tour.start(t))  # the next qualifier, or the final
+            self.pos = Positions()  # a new round draws for the button again
+        else:
+            effects += self._clock_effects(tour.tick(t))
+        effects += self._color_up_if_due()
+        setup = tour.next_hand(t)
+        stacks = tour.stacks()
+        active = sorted(stacks)
+        if len(active) < 2:
+            raise TableStateError("fewer than two players are left")
+        rng = random.Random(f"{self.settings.seed}:button:{self.hand_number + 1}")
+        pos = next_positions(self.pos, active, rng)
+        self.hand_number += 1
+        cfg = HandConfig(
+            stacks=stacks, button=pos.button or active[0],
+            small_blind=setup.small_blind, big_blind=setup.big_blind, ante=setup.ante,
+            big_blind_ante=setup.big_blind_ante, min_bet=setup.min_bet,
+            raise_rule=setup.raise_rule, bonus=setup.bonus,
+            small_blind_seat=pos.small_blind if setup.big_blind else None,
+            big_blind_seat=pos.big_blind if setup.big_blind else None,
+            names=self.names(), hand_number=self.hand_number,
+            odd_chip=self._smallest_chip(),
+        )
+        effects += self._clock_effects(tour.hand_started(t))
+        self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),
+                                     seed=_mix(self.settings.seed, self.hand_number))
+        self.pos = pos
+        self.seat_inputs = {}
+        self.results = {}
+        self.undo = None
+        self.shoe_draws = 0
+        self.load_count = 1
+        self.reshuffles = 0
+        self.free_hand = False
+        effects.append(ShoeCommand("mode", "deal"))
+        if setup.bonus:
+            effects.append(Notice(f"Bonus {setup.bonus} in this pot"))
+        effects.append(LogLine("INFO", f"hand {self.hand_number}: button {cfg.button}, blinds "
+                                       f"{setup.small_blind}/{setup.big_blind}"
+                                       f"{f' ante {setup.ante}' if setup.ante else ''}"))
+        return effects
+
+    def _start_free_hand(self, cfg: HandConfig, t: float) -> list[Effect]:
+        """A hand outside the tournament (a recorded hand, a training deal): its seats,
+        stacks and blinds come from ``cfg``; the clock and standings are not touched."""
+        if self.in_hand or (self.proc is not None and self.proc.stopped):
+            raise TableStateError("a hand is in progress: finish it first")
+        self.hand_number += 1
+        cfg = dataclasses.replace(cfg, hand_number=self.hand_number)
+        self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),
+                                     seed=_mix(self.settings.seed, self.hand_number))
+        self.free_hand = True
+        self.seat_inputs, self.results, self.undo = {}, {}, None
+        self.shoe_draws, self.load_count, self.reshuffles = 0, 1, 0
+        return [ShoeCommand("mode", "deal"),
+                LogLine("INFO", f"hand {self.hand_number} (set up by hand): button "
+                                f"{cfg.button}, seats {sorted(cfg.stacks)}")]
+
+    def _smallest_chip(self) -> int:
+        """The smallest denomination in play now (the odd chip of a split pot, TDA 20-A)."""
+        clock = self.tournament.clock
+        try:
+            chips = clock.structure.denominations_in_play(clock.index)
+        except Exception:  # noqa: BLE001 - a structure without a chip set
+            chips = ()
+        return min(chips) if chips else 1
+
+    def _color_up_if_due(self) -> list[Effect]:
+        due = self.tournament.color_up_due()
+        if not due:
+            return []
+        stacks = self.tournament.stacks()
+        smallest = min(due)
+        # Between hands the chips of a removed denomination are the part of each stack
+        # below the smallest remaining chip; the tournament's rounding rule does the rest.
+        remaining = self.tournament.clock.structure.denominations_in_play(
+            self.tournament.clock.index)
+        unit = min(remaining) if remaining else smallest
+        # chips of the removed denominations are whole chips: a remainder smaller than the
+        # smallest removed chip (an odd amount no chip makes) stays as it is
+        removed = {s: (c % unit) // smallest * smallest for s, c in stacks.items()}
+        words = ", ".join(str(d) for d in due)
+        try:
+            result = self.tournament.color_up(removed)
+        except InvalidInputError as exc:  # never let a color-up stop the next hand
+            return [Notice(f"Color-up of the {words} chips: count it by hand ({exc})"),
+                    LogLine("WARNING", f"color-up of {words} not computed: {exc}")]
+        return [Alert("color_up", f"Color up: the {words} chips are removed"),
+                Notice(f"Color-up: {words} chips removed; "
+                       f"chips in play change by {result.change_in_play:+d}")]
+
+    def _after_outcomes(self, outcomes: list[Outcome], t: float) -> list[Effect]:
+        effects: list[Effect] = []
+        for o in outcomes:
+            if isinstance(o, RulingIssued):
+                r = o.ruling
+                effects.append(Alert("ruling", f"{r.words} {r.instruction}".strip()))
+                if r.misdeal:
+                    effects.append(ShoeCommand("lock"))
+            elif isinstance(o, HandVoided):
+                self.seat_inputs = {}
+            effects.append(LogLine("INFO", _public_line(o)))
+        if any(isinstance(o, HandComplete) for o in outcomes):
+            effects += self._finish_hand(t)
+        return effects
+
+    def _finish_hand(self, t: float) -> list[Effect]:
+        assert self.proc is not None
+        hand = self.proc.hand
+        self.results = dict(hand.results)
+        self.seat_inputs = {}
+        self.undo = None
+        effects: list[Effect] = []
+        if not hand.is_void:
+            from engine.history.phh import dumps_hand
+            from engine.history.phh_export import hand_to_phh
+
+            phh = hand_to_phh(hand, extra={"hand": self.hand_number,
+                                           "event": self.settings.name})
+            private = dumps_hand(phh, public=False)
+            self.history_digest = hashlib.sha256(
+                (self.history_digest + private).encode()).hexdigest()
+            effects.append(HandHistory(self.hand_number, private, private=True))
+            effects.append(HandHistory(self.hand_number, dumps_hand(phh, public=True),
+                                       private=False))
+        if not self.free_hand:
+            effects += self._clock_effects(self.tournament.hand_finished(t, hand.stacks))
+        return effects
+
+    # ------------------------------------------------------------------ players
+    def _seat_button(self, ev: SeatButton) -> list[Effect]:
+        proc = self._need_proc()
+        hand = proc.hand
+        if hand.street == "showdown" and ev.seat in hand.showdown_pending:
+            act = "show" if ev.button == "check_call" else "muck" if ev.button == "fold" else None
+            if act is None:
+                raise TableStateError(f"seat {ev.seat}: at showdown CALL shows, FOLD mucks")
+            return self._player_action(PlayerAction(t=ev.t, seat=ev.seat, action=act))
+        legal = hand.legal_actions() if hand.actor == ev.seat else None
+        state = self.seat_inputs.get(ev.seat, IDLE)
+        bet = hand.bets.get(ev.seat, 0)
+        new_state, decision = apply_seat_button(state, legal, ev, bet=bet)
+        if decision is None:
+            self.seat_inputs[ev.seat] = new_state
+            return []
+        self.seat_inputs.pop(ev.seat, None)
+        return self._player_action(PlayerAction(t=ev.t, seat=ev.seat, action=decision.action,
+                                                amount=decision.amount))
+
+    def _player_action(self, ev: PlayerAction) -> list[Effect]:
+        proc = self._need_proc()
+        undo = {"proc": proc.to_dict()}
+        outcomes = proc.apply(ev)
+        self.undo = undo if not proc.hand.is_complete else None
+        return self._after_outcomes(outcomes, ev.t)
+
+    def _shoe_event(self, ev: Event) -> list[Effect]:
+        if self.proc is None:
+            if isinstance(ev, CardDrawn):
+                raise TableStateError("a card was drawn between hands: press NEXT HAND first")
+            raise TableStateError("no hand is being dealt")
+        if isinstance(ev, ShoeReloaded):
+            self.shoe_draws = 0
+            self.load_count += 1
+            self.reshuffles = 0
+        elif isinstance(ev, StubReshuffled):
+            self.reshuffles += 1
+        outcomes = self.proc.apply(ev)
+        if isinstance(ev, CardDrawn):
+            self.shoe_draws += 1
+            self.undo = None
+        effects = self._after_outcomes(outcomes, ev.t)
+        if isinstance(ev, ShoeReloaded):
+            effects.append(ShoeCommand("unlock"))
+        return effects
+
+    # ------------------------------------------------------------------ operator commands
+    def _command(self, ev: DealerCommand) -> list[Effect]:
+        c, a, t, tour = ev.command, ev.args, ev.t, self.tournament
+        try:
+            if c == "add_time":
+                return self._clock_effects(tour.add_time(t, float(a.get("seconds", 60))))
+            if c == "next_level":
+                return self._clock_effects(tour.next_level(t))
+            if c == "previous_level":
+                return self._clock_effects(tour.previous_level(t))
+            if c == "jump_level":
+                return self._clock_effects(tour.jump_to_level(t, int(a["index"])))
+            if c == "pause":
+                return self._clock_effects(tour.pause(t))
+            if c == "resume":
+                return self._clock_effects(tour.resume(t))
+            if c in ("late_entry", "register"):
+                e = tour.register(str(a["name"]), int(a["seat"]), now=t)
+                return [Notice(f"{e.name} joins in seat {e.seat} with {e.chips}"),
+                        LogLine("INFO", f"late entry {e.name} seat {e.seat}: {e.chips} chips "
+                                        f"(deduction {e.deduction})")]
+            if c == "eliminate":
+                if self.in_hand:
+                    raise TableStateError("finish the hand first")
+                return self._clock_effects(tour.eliminate(t, int(a["seat"])))
+            if c == "undo_elimination":
+                if self.in_hand:
+                    raise TableStateError("finish the hand first")
+                e = tour.undo_elimination(t)
+                return [Notice(f"{e.name} is back in seat {e.seat}")]
+            if c == "mute":
+                self.muted = bool(a.get("on", not self.muted))
+                return [Notice("Sound off" if self.muted else "Sound on")]
+            if c == "start_hand":
+                return self._start_free_hand(HandConfig.from_dict(a["config"]), t)
+            if c == "restarted":
+                # the service restarted: the clock policy decides (paused by default)
+                if a.get("policy", "paused") == "paused" and tour.clock.started \
+                        and tour.clock.paused_at is None:
+                    return self._clock_effects(tour.pause(t)) + [
+                        Notice("Clock paused after a restart: press PAUSE/RESUME")]
+                return []
+        except (KeyError, ValueError, TypeError) as exc:
+            if isinstance(exc, InvalidInputError):
+                raise
+            raise InvalidInputError(f"command {c!r}: bad arguments {dict(a)!r} ({exc})") \
+                from None
+        raise InvalidInputError(f"unknown command {c!r}")
+
+    # ------------------------------------------------------------------ effects
+    def _clock_effects(self, alerts: list[ClockAlert]) -> list[Effect]:
+        out: list[Effect] = []
+        for a in alerts:
+            kind = _SOUNDED.get(a.kind)
+            if kind is not None and not self.muted:
+                out.append(Alert(kind, _spoken(a, self.tournament)))
+            if a.message:
+                out.append(Notice(a.message))
+            out.append(LogLine("INFO", f"clock: {a.kind} {a.message}".strip()))
+        return out
+
+    # ------------------------------------------------------------------ views
+    def screen_state(self) -> ScreenState:
+        """What the TV shows now (public; :func:`engine.table.views.screen_state`)."""
+        return table_views.screen_state(self)
+
+    def seat_views(self) -> dict[int, SeatDisplayView]:
+        """Seat -> what its display shows (:func:`engine.table.views.seat_views`)."""
+        return table_views.seat_views(self)
+
+    def summary(self) -> dict[str, Any]:
+        """``hands_played``, ``final_stacks``, ``places``, ``history_sha256``, ``finished``
+        (:func:`engine.table.views.summary`)."""
+        return table_views.summary(self)
+
+    # ------------------------------------------------------------------ snapshot
+    def snapshot(self) -> dict[str, Any]:
+        """Exact JSON-able state (private: hole cards included; for the journal only)."""
+        return {
+            "version": SNAPSHOT_VERSION,
+            "settings": self.settings.to_dict(),
+            "tournament": self.tournament.to_dict(self.last_t),
+            "registry": self.registry.to_dict(),
+            "proc": self.proc.to_dict() if self.proc is not None else None,
+            "hand_number": self.hand_number,
+            "pos": dataclasses.asdict(self.pos),
+            "seat_inputs": {str(s): [i.pending_raise_to, i.note]
+                            for s, i in self.seat_inputs.items()},
+            "results": {str(s): v for s, v in self.results.items()},
+            "offline": sorted(self.offline),
+            "muted": self.muted,
+            "history_digest": self.history_digest,
+            "last_t": self.last_t,
+            "last_input_t": self.last_input_t,
+            "undo": self.undo,
+            "shoe_draws": self.shoe_draws,
+            "load_count": self.load_count,
+            "free_hand": self.free_hand,
+            "reshuffles": self.reshuffles,
+        }
+
+    @classmethod
+    def restore(cls, data: Mapping[str, Any]) -> "TableCore":
+        """Inverse of :meth:`snapshot` (the clock comes back exactly as it was)."""
+        if data.get("version") != SNAPSHOT_VERSION:
+            raise InvalidInputError(f"table snapshot version {data.get('version')!r} is not "
+                                    f"{SNAPSHOT_VERSION}")
+        settings = TableSettings.from_dict(data["settings"])
+        core = cls(settings, Tournament(load_structure(settings.structure)),
+                   DeckRegistry.from_dict(data["registry"]))
+        core._load(data)
+        return core
+
+    def _load(self, d: Mapping[str, Any]) -> None:
+        structure = self.tournament.structure
+        self.last_t = float(d["last_t"])
+        self.last_input_t = float(d["last_input_t"])
+        self.tournament = Tournament.from_dict(d["tournament"], structure, now=self.last_t,
+                                               policy="catch_up")
+        self.proc = DealingProcedure.from_dict(d["proc"]) if d["proc"] is not None else None
+        self.hand_number = int(d["hand_number"])
+        self.pos = Positions(**d["pos"])
+        self.seat_inputs = {int(s): SeatInput(v[0], v[1]) for s, v in d["seat_inputs"].items()}
+        self.results = {int(s): v for s, v in d["results"].items()}
+        self.offline = set(d["offline"])
+        self.muted = bool(d["muted"])
+        self.history_digest = d["history_digest"]
+        self.undo = d["undo"]
+        self.shoe_draws = int(d["shoe_draws"])
+        self.load_count = int(d["load_count"])
+        self.free_hand = bool(d["free_hand"])
+        self.reshuffles = int(d["reshuffles"])
+
+
+def _mix(*parts: object) -> int:
+    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:6], "big")
+
+
+def _public_line(o: Outcome) -> str:
+    d = o.to_dict(private=False)
+    kind = d.pop("event", type(o).__name__)
+    return f"{kind} " + " ".join(f"{k}={v}" for k, v in d.items() if v not in (None, "", ()))
+
+
+def _spoken(alert: ClockAlert, tour: Tournament) -> str:
+    """The words of an alert; numbers stay digits (the speech output reads them out)."""
+    if alert.kind == "level_start":
+        lv = tour.clock.level
+        if lv.is_break:
+            return "The break has started"
+        text = f"Blinds are now {lv.small_blind} and {lv.big_blind}"
+        if lv.ante:
+            text += f", ante {lv.ante}"
+        return text
+    return alert.message

@@ -1,0 +1,96 @@
+"""The views of the whole table: what the TV, each seat's display and a run summary show.
+
+Derived from :class:`engine.table.core.TableCore` on demand, never stored.  The TV's view is
+public (never an unrevealed hole card: :meth:`engine.dealing.procedure.DealingProcedure.public_view`
+guarantees it for the hand); a seat's view holds that seat's own cards only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+from engine.betting.seat_input import IDLE
+from engine.views import ScreenState, SeatDisplayView
+
+if TYPE_CHECKING:
+    from engine.table.core import TableCore
+
+WHEEL_SECONDS = 15.0  #: how long the bonus wheel stays on the TV after it starts to spin
+
+
+def screen_state(core: TableCore) -> ScreenState:
+    """What the TV shows (public; never an unrevealed hole card)."""
+    t = core.last_t
+    table = None
+    if core.proc is not None:
+        table = core.proc.public_view(core.names())
+        online = {s: f"display:{s}" not in core.offline for s in range(1, 11)}
+        table = dataclasses.replace(table, seats=tuple(
+            dataclasses.replace(sp, display_online=online.get(sp.seat, True))
+            for sp in table.seats))
+    ruling = core.proc.ruling_view() if core.proc is not None else None
+    if ruling is not None and table is not None:
+        table = dataclasses.replace(table, message="")  # the banner says it, larger
+    alarm = "Card shoe offline: deal by hand, the dealer keys in cards" \
+        if "shoe" in core.offline else None
+    wheel = core.tournament.wheel_view()
+    if wheel is not None and t - wheel.started_at > WHEEL_SECONDS:
+        wheel = None
+    return ScreenState(clock=core.tournament.clock_view(t), table=table, ruling=ruling,
+                       wheel=wheel,
+                       offline=tuple(sorted(core.offline)), alarm=alarm,
+                       layout=core.settings.layout, now=t)
+
+def seat_views(core: TableCore) -> dict[int, SeatDisplayView]:
+    """Seat -> what that seat's display shows (its own cards only)."""
+    out: dict[int, SeatDisplayView] = {}
+    names = core.names()
+    hand = core.hand
+    stacks = hand.stacks if core.free_hand and hand is not None else core.tournament.stacks()
+    for seat in sorted(set(stacks) | (set(hand.seats) if hand is not None else set())):
+        if hand is not None and seat in hand.seats:
+            v = core.proc.seat_view(seat)  # type: ignore[union-attr]
+            pending = core.seat_inputs.get(seat, IDLE)
+            v = dataclasses.replace(
+                v, name=names.get(seat, v.name), pending_raise_to=pending.pending_raise_to,
+                message=pending.note or v.message,
+                result=core.results.get(seat) if hand.is_complete else None)
+        else:
+            v = SeatDisplayView(seat=seat, name=names.get(seat, ""),
+                                stack=stacks.get(seat, 0), status="out")
+        out[seat] = v
+    if not core.free_hand:  # a player knocked out: the display says so, and where
+        for place, e in core.tournament.standings():
+            if (not e.active and e.seat is not None and e.seat not in out
+                    and e.round == core.tournament.round and place is not None):
+                out[e.seat] = SeatDisplayView(seat=e.seat, name=e.name, status="out",
+                                              message=f"OUT - {ordinal(place)}")
+    return out
+
+def summary(core: TableCore) -> dict[str, Any]:
+    """``hands_played``, ``final_stacks`` (seat -> chips), ``places`` (seat -> place
+    where decided), ``history_sha256`` (chain digest of the private hand histories)."""
+    tour = core.tournament
+    places: dict[str, int] = {}
+    for place, e in tour.standings():
+        if place is not None and e.seat is not None and (not e.active or tour.finished):
+            places[str(e.seat)] = place
+    stacks = (core.hand.stacks if core.in_hand or core.free_hand  # type: ignore[union-attr]
+              else tour.stacks())
+    if not stacks and tour.finished:  # a timed final: the stacks when the time ran out
+        stacks = {e.seat: e.chips_at_out for e in tour.entrants
+                  if e.round == tour.round and e.seat is not None and e.chips_at_out}
+    return {
+        "hands_played": tour.hands_played,
+        "final_stacks": {str(s): c for s, c in sorted(stacks.items())},
+        "places": dict(sorted(places.items(), key=lambda kv: kv[1])),
+        "history_sha256": core.history_digest,
+        "finished": tour.finished,
+    }
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,1 @@
+"""Shipped tournament structures (TOML), loaded with :func:`engine.tournament.structure.load_structure`."""

@@ -1,0 +1,190 @@
+"""Reports on a tournament: payouts, league points, stats, the estimated end and the public
+:class:`engine.views.ClockView` (pure queries; they never change the tournament or its
+clock, so no alert is fired or lost by drawing a screen)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from engine.tournament.clock import Clock
+from engine.tournament.points import league_points as _points
+from engine.tournament.structure import Level
+from engine.views import ClockView, WheelView
+
+if TYPE_CHECKING:
+    from engine.tournament.tournament import Entrant, Tournament
+
+DEFAULT_SECONDS_PER_HAND = 120.0  # our choice, until hands have been timed
+END_BIG_BLINDS = 20  # our choice: the end is estimated when all chips are 20 big blinds
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Standings and stats at one instant.  Times are seconds; ``estimated_end_at`` is a
+    monotonic instant (``now + estimated_seconds_to_end``)."""
+
+    players_left: int
+    entrants: int
+    average_stack: int
+    chips_in_play: int
+    prize_pool: int
+    level: Level
+    next_level: Level | None
+    remaining_seconds: float | None
+    hands_remaining: int | None
+    seconds_to_break: float | None
+    estimated_seconds_to_end: float | None
+    estimated_end_at: float | None
+    late_registration_open: bool
+    hands_played: int
+
+
+def entries(t: Tournament) -> list[Entrant]:
+    """Every paid entry (the final's seats, copies of qualifiers, excluded)."""
+    q = t.structure.qualifiers
+    return [e for e in t.entrants if q is None or e.round <= q.rounds]
+
+
+def prize_pool(t: Tournament) -> int:
+    """Sum of the entries' buy-ins."""
+    return sum(e.spend for e in t.entries())
+
+
+def payouts(t: Tournament) -> list[tuple[int, int]]:
+    """(place, amount) from the payout table for the number of entrants; rounding
+    remainders go to first place.  Empty when no bracket fits."""
+    n = len(t.entries())
+    pool = t.prize_pool()
+    for br in t.structure.payouts:
+        if br.min_entrants <= n <= br.max_entrants:
+            amounts = [int(pool * p // 100) for p in br.percentages]
+            amounts[0] += pool - sum(amounts)
+            return list(enumerate(amounts, 1))
+    return []
+
+
+def league_points(t: Tournament) -> dict[int, float]:
+    """entry_id -> league points of every placed entrant (structure's ``[points]``)."""
+    cfg = t.structure.points
+    if cfg is None:
+        return {}
+    ents = t._round_entrants()
+    n = len(ents)
+    out = {}
+    for e in ents:
+        k = t.place(e)
+        if k is not None:
+            out[e.entry_id] = _points(cfg, n=n, k=k, b=t.structure.buy_in or 1,
+                                      e=e.spend or t.structure.buy_in or 1,
+                                      knockouts=e.knockouts, high_hands=e.high_hands)
+    return out
+
+# ------------------------------------------------------------------ stats and views
+
+def _seconds_per_hand(t: Tournament) -> float:
+    if t.hands_played:
+        return t.hand_seconds_total / t.hands_played
+    return DEFAULT_SECONDS_PER_HAND
+
+
+def estimated_seconds_to_end(t: Tournament, now: float,
+                             clock: Clock | None = None) -> float | None:
+    """Our estimate: from the elimination rate per hand once someone is out, else the time
+    until all chips in play are :data:`END_BIG_BLINDS` big blinds; hand-based levels at the
+    measured seconds per hand.  None before the start."""
+    clock = clock or t.clock
+    if not clock.started:
+        return None
+    if t.finished:
+        return 0.0
+    left = len(t.active())
+    out = t._out_count()
+    sph = _seconds_per_hand(t)
+    if t.structure.qualifiers is not None:
+        return clock.remaining(now)
+    if out and t.hands_played:
+        return (left - 1) * t.hands_played / out * sph
+    chips = sum(t.stacks().values())
+    total = clock.remaining(now)
+    if total is None:
+        total = (clock.hands_remaining() or 0) * sph
+    if clock.playing_level().big_blind * END_BIG_BLINDS >= chips:
+        return total
+    for lv in clock.structure.levels[clock.index + 1:]:
+        if not lv.is_break and lv.big_blind * END_BIG_BLINDS >= chips:
+            return total
+        total += lv.seconds if lv.seconds is not None else (lv.hands or 0) * sph
+    return total
+
+
+def stats(t: Tournament, now: float) -> Stats:
+    """Standings and stats at ``now`` (does not change the tournament)."""
+    c = t.clock.peek(now)
+    st = c.status(now)
+    act = t.active()
+    chips = sum(e.chips for e in act)
+    est = t.estimated_seconds_to_end(now, c)
+    return Stats(
+        players_left=len(act), entrants=len(t._round_entrants()),
+        average_stack=chips // len(act) if act else 0, chips_in_play=chips,
+        prize_pool=t.prize_pool(), level=c.playing_level(), next_level=st.next_level,
+        remaining_seconds=st.remaining_seconds, hands_remaining=st.hands_remaining,
+        seconds_to_break=st.seconds_to_break, estimated_seconds_to_end=est,
+        estimated_end_at=None if est is None else now + est,
+        late_registration_open=t.registration_open(), hands_played=t.hands_played)
+
+
+def clock_view(t: Tournament, now: float) -> ClockView:
+    """The public :class:`engine.views.ClockView` at ``now`` (does not change state)."""
+    c = t.clock.peek(now)
+    st = c.status(now)
+    lv = c.level
+    play = c.playing_level()
+    nxt = st.next_level
+    notices = list(t.notices)
+    if st.blinds_up_next_hand:
+        notices.append("Blinds up next hand")
+    if st.break_pending:
+        notices.append("Break after this hand")
+    due = t.color_up_due()
+    if due:
+        notices.append("Color-up: remove the " + ", ".join(
+            f"{d} ({t.structure.color(d)})" for d in due) + " chips")
+    if t.pending_bonus:
+        notices.append(f"Bonus: {t.pending_bonus} in the next hand's pot")
+    if t.heads_up_hands is not None and t.structure.heads_up_hand_limit:
+        notices.append("Sudden-death hand" if t.sudden_death else
+                       f"Heads-up hand {t.heads_up_hands + 1} of "
+                       f"{t.structure.heads_up_hand_limit}")
+    if t.clock.started and t.registration_open() and t.structure.qualifiers is None:
+        notices.append("Late registration open until the end of level "
+                       f"{t.structure.late_registration.last_level}")
+    act = t.active()
+    chips = sum(e.chips for e in act)
+    est = t.estimated_seconds_to_end(now, c)
+    name = t.name if t.structure.qualifiers is None else c.structure.name
+    return ClockView(
+        level_number=lv.number, is_break=lv.is_break,
+        small_blind=play.small_blind, big_blind=play.big_blind, ante=play.ante,
+        big_blind_ante=play.big_blind_ante, remaining_seconds=st.remaining_seconds,
+        hands_remaining=st.hands_remaining, running=st.running,
+        next_small_blind=nxt.small_blind if nxt else None,
+        next_big_blind=nxt.big_blind if nxt else None,
+        next_ante=nxt.ante if nxt else None,
+        next_is_break=bool(st.next_entry and st.next_entry.is_break),
+        seconds_to_break=st.seconds_to_break, players_left=len(act),
+        entrants=len(t._round_entrants()),
+        average_stack=chips // len(act) if act else 0, chips_in_play=chips,
+        prize_pool=t.prize_pool(), notices=tuple(notices), tournament_name=name,
+        next_big_blind_ante=nxt.big_blind_ante if nxt else None,
+        estimated_end_seconds=est, min_bet=play.min_bet,
+        late_registration_open=t.registration_open(), started=t.clock.started)
+
+
+def wheel_view(t: Tournament) -> WheelView | None:
+    """The bonus wheel once it has spun (the screen animates it), else None."""
+    w = t.structure.bonus_wheel
+    if w is None or t.wheel_spun_at is None:
+        return None
+    return WheelView(tuple(w.segments), t.bonus_amount, t.wheel_spun_at)

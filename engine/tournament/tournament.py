@@ -1,0 +1,654 @@
+"""The tournament model: entrants, the blind clock, eliminations, extras and stats (pure).
+
+API for the service loop (times are monotonic float seconds passed in; every method that
+takes ``now`` and changes state returns the list of :class:`engine.tournament.clock.ClockAlert` it
+caused, in order; a rejected call raises a :class:`engine.errors.PokerTableError` subclass
+and changes nothing)::
+
+    from engine.tournament.structure import load_structure
+    from engine.tournament.tournament import Tournament
+    t = Tournament(load_structure("gunpowder"), seed=7)
+    t.register("Ann", seat=1); t.register("Bob", seat=2)   # before start: full stacks
+    alerts = t.start(now)                  # clock starts; bounty chip assigned; wheel drawn
+    alerts = t.tick(now)                   # every redraw: level changes, warnings
+    setup = t.next_hand(now)               # NextHand: small_blind, big_blind, ante,
+                                           #   big_blind_ante, min_bet, bonus, raise_rule ...
+    sb, bb, ante, bba = t.blinds_for_next_hand(now)
+    stacks = t.stacks()                    # seat -> chips of the players still in
+    alerts = t.hand_started(now)           # consumes a pending bonus (setup.bonus)
+    alerts = t.hand_finished(now, hand.stacks)   # seat -> chips after the hand; busts are
+                                           #   eliminated, heads-up limit applied
+    t.register("Cy", seat=3, now=now)      # late entry (stack minus the level's deduction)
+    t.eliminate(now, seat=3); t.undo_elimination(now)
+    report = t.color_up({1: {100: 6}, 2: {100: 13}})   # per seat removed chips (or values)
+    t.pause(now); t.resume(now); t.add_time(now, 60); t.next_level(now)
+    t.previous_level(now); t.jump_to_level(now, index)
+    view = t.clock_view(now)               # engine.views.ClockView (public)
+    wheel = t.wheel_view()                 # engine.views.WheelView or None
+    t.stats(now); t.standings(); t.payouts(); t.league_points()
+    d = t.to_dict(now); t2 = Tournament.from_dict(d, structure, now=now2,
+                                                  policy="paused", offline_seconds=None)
+
+Qualifiers and a final (seed 002, ``[qualifiers]``): register the players of the next round,
+then ``start(now)`` starts that round with its own time limit; when the time is up, the
+hand in progress is played out and the round ends (alert ``round_over``) with the top
+``advance`` stacks qualifying.  After the last qualifier ``start(now)`` starts the final with
+the qualifiers seated from seat 1 in order of qualification, each with a fresh starting
+stack (our choice; the seed does not say).  Ties at a cut are broken by seat order and
+reported in a notice (our choice; the floor can correct with ``correct_stacks``).
+
+Sources: seed 000 (late entries, round-up color-up, Party Pop), seed 002 (qualifiers),
+seed 003 (bounty chip, heads-up hand limit, no entries after the first raise); Poker TDA
+(players eliminated in the same hand: the one who started the hand with more chips finishes
+higher).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.tournament import report
+from engine.tournament.clock import Clock, ClockAlert, ClockError, SnapshotError
+from engine.tournament.color_up import ColorUpResult, color_up
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.tournament.structure import Structure
+from engine.views import ClockView, WheelView
+
+MAX_SEATS = 10
+Stats = report.Stats  # re-exported: the result of Tournament.stats()
+
+
+class RegistrationError(IllegalActionError):
+    """An entry that is not allowed now (registration closed, seat taken, bad name)."""
+
+
+class ChipCountError(InvalidInputError):
+    """Stacks after a hand that do not add up (chips appeared or vanished)."""
+
+
+@dataclass
+class Entrant:
+    """One entry.  ``level_number``: the level of registration (0 = before the start);
+    ``out_order``: 1 for the first player out; ``spend``: money paid (e in league points)."""
+
+    entry_id: int
+    name: str
+    seat: int | None
+    chips: int
+    level_number: int = 0
+    deduction: int = 0
+    spend: int = 0
+    round: int = 0
+    bounty: bool = False
+    out_order: int | None = None
+    out_at: float | None = None
+    chips_at_out: int = 0
+    knocked_out_by: int | None = None
+    knockouts: int = 0
+    high_hands: int = 0
+    qualified: bool = False
+
+    @property
+    def active(self) -> bool:
+        return self.out_order is None
+
+
+@dataclass(frozen=True)
+class NextHand:
+    """What the next hand is dealt at (HandConfig inputs)."""
+
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: int
+    min_bet: int | None
+    bonus: int
+    raise_rule: str
+    level_number: int
+    hand_number: int
+    heads_up_hand: int | None = None
+    sudden_death: bool = False
+
+
+
+
+class Tournament:
+    """See the module docstring for the API."""
+
+    def __init__(self, structure: Structure, *, seed: int = 0, name: str | None = None):
+        self.structure = structure
+        self.seed = seed
+        self.name = name or structure.name
+        self.entrants: list[Entrant] = []
+        self.round = 0  # qualifier round being played (0: none yet); rounds+1 = final
+        self.round_over = False
+        self.clock = Clock(self._round_structure())
+        self.hands_played = 0
+        self.hand_seconds_total = 0.0
+        self.hand_started_at: float | None = None
+        self.hand_start_chips: dict[int, int] = {}
+        self.current: NextHand | None = None
+        self.bonus_hand: int | None = None
+        self.bonus_amount = 0
+        self.pending_bonus = 0
+        self.wheel_spun_at: float | None = None
+        self.heads_up_hands: int | None = None
+        self.sudden_death = False
+        self.colored_up: list[int] = []
+        self.finished = False
+        self.notices: list[str] = []
+
+    # ------------------------------------------------------------------ helpers
+    def _round_structure(self) -> Structure:
+        q = self.structure.qualifiers
+        if q is None:
+            return self.structure
+        final = self.round > q.rounds
+        minutes = q.final_minutes if final else q.minutes
+        label = "final" if final else f"qualifier {max(self.round, 1)}"
+        lv = dataclasses.replace(self.structure.levels[0], minutes=minutes, hands=None)
+        return dataclasses.replace(self.structure, levels=(lv,),
+                                   name=f"{self.structure.name} ({label})")
+
+    def _rng(self, purpose: str) -> random.Random:
+        return random.Random(f"{self.seed}:{purpose}")
+
+    def active(self) -> list[Entrant]:
+        """Players still in (the current round's, with qualifiers), by seat."""
+        return sorted((e for e in self.entrants if e.active and e.seat is not None
+                       and e.round == self.round), key=lambda e: e.seat or 0)
+
+    def _by_seat(self, seat: int) -> Entrant:
+        for e in self.active():
+            if e.seat == seat:
+                return e
+        raise InvalidInputError(f"no player in seat {seat}")
+
+    def stacks(self) -> dict[int, int]:
+        """seat -> chips of the players still in."""
+        return {e.seat: e.chips for e in self.active() if e.seat is not None}
+
+    def _round_entrants(self) -> list[Entrant]:
+        return [e for e in self.entrants if e.round == self.round]
+
+    # ------------------------------------------------------------------ registration
+    def registration_open(self) -> bool:
+        """True while a new entry may join (before the start, or during late registration)."""
+        if self.structure.qualifiers is not None:
+            return not self.clock.started or self.round_over
+        if not self.clock.started:
+            return True
+        last = self.structure.late_registration.last_level
+        lv = self.clock.level
+        if lv.is_break:
+            return lv.number < last
+        return lv.number <= last and not (self.clock.finished)
+
+    def register(self, name: str, seat: int, now: float | None = None) -> Entrant:
+        """Add an entry at ``seat`` (1..10).  After the start it is a late entry: the stack
+        is reduced by the deduction of the level being played (seed 000).
+
+        Raises RegistrationError: registration closed, seat taken or out of range, no name.
+        """
+        if not name or not str(name).strip():
+            raise RegistrationError("a player needs a name")
+        if not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
+            raise RegistrationError(f"seat must be 1..{MAX_SEATS}, got {seat!r}")
+        if not self.registration_open():
+            raise RegistrationError(self._closed_reason())
+        late = self.clock.started and self.structure.qualifiers is None
+        rnd = 0 if self.structure.qualifiers is None else self.round + 1
+        taken = {e.seat for e in self.entrants if e.active and e.round == rnd}
+        if seat in taken:
+            raise RegistrationError(f"seat {seat} is taken")
+        if self.structure.qualifiers is not None and rnd > self.structure.qualifiers.rounds:
+            raise RegistrationError("the final is played by the qualifiers only")
+        level_number = self.clock.level.number if late else 0
+        deduction = self.structure.late_deduction(level_number) if late else 0
+        e = Entrant(len(self.entrants) + 1, str(name).strip(), seat,
+                    self.structure.starting_stack - deduction, level_number, deduction,
+                    self.structure.buy_in, rnd)
+        self.entrants.append(e)
+        return e
+
+    def _closed_reason(self) -> str:
+        if self.structure.qualifiers is not None:
+            return "a round is being played; register for the next round when it is over"
+        lr = self.structure.late_registration
+        if lr.close_at_first_raise:
+            return "registration closed: no new players after the first blind raise"
+        return f"registration closed at the end of level {lr.last_level}"
+
+    # ------------------------------------------------------------------ start and clock
+    def start(self, now: float) -> list[ClockAlert]:
+        """Start the tournament (or, with qualifiers, the next round) at ``now``."""
+        q = self.structure.qualifiers
+        if q is None:
+            if self.clock.started:
+                raise ClockError("the tournament has started")
+            if len(self.active()) < 2:
+                raise RegistrationError("at least two players are needed to start")
+            out = self.clock.start(now)
+            self._assign_bounty()
+            self._draw_wheel()
+            if self.structure.heads_up_hand_limit and len(self.active()) == 2:
+                self.heads_up_hands = 0
+            return out
+        if self.clock.started and not self.round_over:
+            raise ClockError(f"round {self.round} is still being played")
+        if self.finished:
+            raise ClockError("the tournament is over")
+        next_round = self.round + 1
+        if next_round > q.rounds:  # the final: seat the qualifiers
+            qual = [e for e in self.entrants if e.qualified and e.round <= q.rounds]
+            if len(qual) < 2:
+                raise RegistrationError("fewer than two qualifiers for the final")
+            for i, e in enumerate(qual, 1):
+                self.entrants.append(dataclasses.replace(
+                    e, entry_id=len(self.entrants) + 1, seat=i,
+                    chips=self.structure.starting_stack, round=next_round, qualified=False,
+                    out_order=None, out_at=None, spend=0))
+        elif len([e for e in self.entrants if e.round == next_round]) < 2:
+            raise RegistrationError(f"at least two players are needed for qualifier {next_round}")
+        self.round = next_round
+        self.round_over = False
+        self.heads_up_hands = None
+        self.sudden_death = False
+        self.clock = Clock(self._round_structure())
+        if self.structure.heads_up_hand_limit and len(self.active()) == 2:
+            self.heads_up_hands = 0
+        return self.clock.start(now)
+
+    def _assign_bounty(self) -> None:
+        if self.structure.bounty is None:
+            return
+        holder = self._rng("bounty").choice(self.active())
+        holder.bounty = True
+        holder.chips += self.structure.bounty.chips
+
+    def _draw_wheel(self) -> None:
+        w = self.structure.bonus_wheel
+        if w is None:
+            return
+        rng = self._rng("wheel")
+        self.bonus_hand = rng.randint(w.first_hand, w.last_hand)
+        self.bonus_amount = rng.choice(w.segments)
+
+    def tick(self, now: float) -> list[ClockAlert]:
+        """Bring the clock to ``now`` (call on every redraw)."""
+        out = self.clock.update(now)
+        return out + self._check_round_end(now)
+
+    def pause(self, now: float) -> list[ClockAlert]:
+        return self.clock.pause(now)
+
+    def resume(self, now: float) -> list[ClockAlert]:
+        return self.clock.resume(now)
+
+    def add_time(self, now: float, seconds: float) -> list[ClockAlert]:
+        return self.clock.add_time(now, seconds) + self._check_round_end(now)
+
+    def add_hands(self, now: float, hands: int) -> list[ClockAlert]:
+        return self.clock.add_hands(now, hands)
+
+    def next_level(self, now: float) -> list[ClockAlert]:
+        return self.clock.next_level(now)
+
+    def previous_level(self, now: float) -> list[ClockAlert]:
+        return self.clock.previous_level(now)
+
+    def jump_to_level(self, now: float, index: int) -> list[ClockAlert]:
+        return self.clock.jump_to(now, index)
+
+    # ------------------------------------------------------------------ hands
+    def next_hand(self, now: float) -> NextHand:
+        """The next hand's blinds, antes, minimum bet, bonus and raise rule (no change)."""
+        lv = self.clock.peek(now).playing_level()
+        hu = None
+        if self.heads_up_hands is not None:
+            hu = self.heads_up_hands + 1
+        return NextHand(lv.small_blind, lv.big_blind, lv.ante, lv.big_blind_ante, lv.min_bet,
+                        self.pending_bonus, self.structure.raise_rule, lv.number,
+                        self.clock.hand_count + 1, hu, self.sudden_death)
+
+    def blinds_for_next_hand(self, now: float) -> tuple[int, int, int, int]:
+        """``(small_blind, big_blind, ante, big_blind_ante)`` of the next hand."""
+        h = self.next_hand(now)
+        return h.small_blind, h.big_blind, h.ante, h.big_blind_ante
+
+    def hand_started(self, now: float) -> list[ClockAlert]:
+        """The next hand is dealt now, at :meth:`next_hand`'s values (its bonus is used)."""
+        if not self.clock.started:
+            raise ClockError("start the tournament first")
+        if self.finished or self.round_over:
+            raise ClockError("the tournament is over" if self.finished else "the round is over")
+        if len(self.active()) < 2:
+            raise ClockError("fewer than two players are left")
+        setup = self.next_hand(now)
+        out = self.clock.hand_started(now)
+        self.current = setup
+        self.pending_bonus = 0
+        self.hand_started_at = now
+        self.hand_start_chips = self.stacks()
+        return out
+
+    def hand_finished(self, now: float, stacks: Mapping[int, int]) -> list[ClockAlert]:
+        """The hand ended at ``now`` with ``stacks`` (seat -> chips, the seats dealt in).
+
+        Seats at 0 are eliminated (simultaneous busts ordered by the chips they started the
+        hand with, TDA); the knockout is credited to the seat that gained most.  Raises
+        ChipCountError when the chips do not add up to those put in plus the bonus.
+        """
+        if self.current is None:
+            raise ClockError("no hand is in progress")
+        before = self.hand_start_chips
+        unknown = [s for s in stacks if s not in before]
+        if unknown:
+            raise ChipCountError(f"seat(s) {unknown} were not dealt in")
+        if any((not isinstance(v, int)) or v < 0 for v in stacks.values()):
+            raise ChipCountError(f"stacks must be whole numbers >= 0: {dict(stacks)}")
+        expected = sum(before[s] for s in stacks) + self.current.bonus
+        if sum(stacks.values()) != expected:
+            raise ChipCountError(f"the stacks add up to {sum(stacks.values())}, expected "
+                                 f"{expected} (chips at the start of the hand plus bonus)")
+        out = self.clock.hand_finished(now)
+        done = self.current
+        self.current = None
+        self.hands_played += 1
+        if self.hand_started_at is not None:
+            self.hand_seconds_total += max(0.0, now - self.hand_started_at)
+        for seat, chips in stacks.items():
+            self._by_seat(seat).chips = chips
+        busted = sorted((s for s, c in stacks.items() if c == 0), key=lambda s: (before[s], s))
+        if busted:
+            gains = {s: stacks[s] - before[s] for s in stacks}
+            winner = max(gains, key=lambda s: (gains[s], -s))
+            for seat in busted:
+                out += self._eliminate(now, self._by_seat(seat), by=self._by_seat(winner))
+        if (self.bonus_hand is not None and self.wheel_spun_at is None
+                and self.clock.hand_count >= self.bonus_hand and not self.finished):
+            self.wheel_spun_at = now
+            self.pending_bonus = self.bonus_amount
+            name = self.structure.bonus_wheel.name if self.structure.bonus_wheel else "Bonus"
+            out.append(self._alert("bonus_wheel", now,
+                                   f"{name}: {self.bonus_amount} in the next hand's pot"))
+        out += self._heads_up(now, done.heads_up_hand is not None)
+        out += self._check_round_end(now)
+        return out
+
+    # ------------------------------------------------------------------ heads-up (seed 003)
+    def _heads_up(self, now: float, was_heads_up: bool) -> list[ClockAlert]:
+        out: list[ClockAlert] = []
+        limit = self.structure.heads_up_hand_limit
+        if limit is None or self.finished or len(self.active()) != 2:
+            return out
+        if self.heads_up_hands is None:
+            self.heads_up_hands = 0
+            out.append(self._alert("heads_up_limit", now, f"Heads-up: {limit}-hand limit"))
+            return out
+        if not was_heads_up:
+            return out
+        self.heads_up_hands += 1
+        a, b = self.active()
+        if self.heads_up_hands == limit - 1:
+            out.append(self._alert("heads_up_last_hand", now, "Last heads-up hand"))
+        if self.heads_up_hands >= limit:
+            if a.chips == b.chips:
+                if not self.sudden_death:
+                    out.append(self._alert("sudden_death", now,
+                                           "Chips tied: one sudden-death hand"))
+                self.sudden_death = True
+            else:
+                loser = a if a.chips < b.chips else b
+                winner = b if loser is a else a
+                out += self._eliminate(now, loser, by=winner, keep_chips=True)
+        return out
+
+    # ------------------------------------------------------------------ eliminations
+    def _alert(self, kind: str, t: float, message: str) -> ClockAlert:
+        lv = self.clock.level
+        return ClockAlert(kind, t, lv.index, lv.number, message)
+
+    def _out_count(self) -> int:
+        return sum(1 for e in self._round_entrants() if not e.active)
+
+    def _eliminate(self, now: float, e: Entrant, *, by: Entrant | None = None,
+                   keep_chips: bool = False) -> list[ClockAlert]:
+        e.out_order = self._out_count() + 1
+        e.out_at = now
+        e.chips_at_out = e.chips
+        if by is not None and by is not e:
+            e.knocked_out_by = by.entry_id
+            by.knockouts += 1
+            if keep_chips:
+                by.chips += e.chips
+        e.chips = 0
+        out = [self._alert("eliminated", now, f"{e.name} finishes {self.place(e)}")]
+        left = self.active()
+        if len(left) == 1 and self.structure.qualifiers is None:
+            self.finished = True
+            out.append(self._alert("tournament_over", now, f"{left[0].name} wins"))
+        return out
+
+    def eliminate(self, now: float, seat: int) -> list[ClockAlert]:
+        """Operator: the player in ``seat`` is out now; any chips they had leave play."""
+        if self.current is not None:
+            raise ClockError("finish the hand first")
+        e = self._by_seat(seat)
+        return self._eliminate(now, e) + self._check_round_end(now)
+
+    def undo_elimination(self, now: float, entry_id: int | None = None, *,
+                         chips: int | None = None) -> Entrant:
+        """Put a mistakenly eliminated player back (default: the last one out) with
+        ``chips`` (default: the chips they had when eliminated; needed when they busted in a
+        hand).  Later finishing places move up accordingly."""
+        if self.current is not None:
+            raise ClockError("finish the hand first")
+        outs = sorted((e for e in self._round_entrants() if not e.active),
+                      key=lambda e: e.out_order or 0)
+        if not outs:
+            raise InvalidInputError("nobody has been eliminated")
+        e = outs[-1] if entry_id is None else next(
+            (x for x in outs if x.entry_id == entry_id), None)
+        if e is None:
+            raise InvalidInputError(f"entry {entry_id} is not eliminated")
+        give = e.chips_at_out if chips is None else chips
+        if not isinstance(give, int) or give <= 0:
+            raise InvalidInputError(f"give the chips {e.name} returns with (got {give!r})")
+        if any(x.seat == e.seat for x in self.active()):
+            raise InvalidInputError(f"seat {e.seat} is taken")
+        order = e.out_order or 0
+        for x in outs:
+            if (x.out_order or 0) > order:
+                x.out_order = (x.out_order or 0) - 1
+        if e.knocked_out_by is not None:
+            for x in self.entrants:
+                if x.entry_id == e.knocked_out_by:
+                    x.knockouts -= 1
+        e.out_order = e.out_at = e.knocked_out_by = None
+        e.chips = give
+        self.finished = False
+        if len(self.active()) > 2:
+            self.heads_up_hands = None
+            self.sudden_death = False
+        return e
+
+    def correct_stacks(self, stacks: Mapping[int, int]) -> None:
+        """Operator correction of counted stacks (seat -> chips) between hands."""
+        if self.current is not None:
+            raise ClockError("finish the hand first")
+        for seat in stacks:
+            self._by_seat(seat)
+        for seat, chips in stacks.items():
+            if not isinstance(chips, int) or chips <= 0:
+                raise InvalidInputError(f"seat {seat}: chips must be > 0 (eliminate instead)")
+        for seat, chips in stacks.items():
+            self._by_seat(seat).chips = chips
+
+    def place(self, e: Entrant) -> int | None:
+        """Finishing place (1 = winner) once known."""
+        n = len(self._round_entrants()) if e.round == self.round else len(
+            [x for x in self.entrants if x.round == e.round])
+        if e.out_order is not None:
+            return n - e.out_order + 1
+        if e.round == self.round and self.finished and len(self.active()) == 1:
+            return 1
+        return None
+
+    def standings(self) -> list[tuple[int | None, Entrant]]:
+        """(place, entrant) of the current round: players still in by chips, then the
+        eliminated by place."""
+        ents = self._round_entrants()
+        ins = sorted((e for e in ents if e.active), key=lambda e: -e.chips)
+        outs = sorted((e for e in ents if not e.active), key=lambda e: self.place(e) or 0)
+        return [(self.place(e), e) for e in ins] + [(self.place(e), e) for e in outs]
+
+    # ------------------------------------------------------------------ qualifiers (seed 002)
+    def _check_round_end(self, now: float) -> list[ClockAlert]:
+        q = self.structure.qualifiers
+        if q is None or self.round_over or not self.clock.started or self.current is not None:
+            return []
+        if not (self.clock.finished or len(self.active()) <= 1):
+            return []
+        self.round_over = True
+        final = self.round > q.rounds
+        ranked = sorted(self.active(), key=lambda e: (-e.chips, e.seat or 0))
+        cut = 1 if final else q.advance
+        notes = []
+        if len(ranked) > cut and ranked[cut - 1].chips == ranked[cut].chips:
+            notes.append(f"tie at the cut ({ranked[cut - 1].chips} chips): decided by seat "
+                         "order (our choice); the floor may correct it")
+        for e in reversed(ranked):  # give places: the smallest stack gets the worst place
+            e.out_order = self._out_count() + 1
+            e.out_at = now
+            e.chips_at_out = e.chips
+        winners = ranked[:cut]
+        if len(ranked) < cut:  # fewer survivors than places: take the last out
+            outs = sorted((e for e in self._round_entrants() if e not in ranked),
+                          key=lambda e: -(e.out_order or 0))
+            winners += outs[:cut - len(ranked)]
+        for e in winners:
+            e.qualified = True
+        self.notices = notes
+        names = ", ".join(e.name for e in winners)
+        out = [self._alert("round_over", now, ("Final over: " if final else
+                                               f"Qualifier {self.round} over: ") + names)]
+        if final:
+            self.finished = True
+            out.append(self._alert("tournament_over", now, f"{winners[0].name} wins"))
+        return out
+
+    # ------------------------------------------------------------------ color-up
+    def color_up(self, removed_by_seat: Mapping[int, Mapping[int, int] | int]) -> ColorUpResult:
+        """Exchange the chips colored up at the current entry, per seat (denomination ->
+        count, or the value in removed chips).  Stacks and chips in play change by each
+        seat's ``change``.  Raises IllegalActionError when no color-up is due."""
+        if self.current is not None:
+            raise ClockError("color up between hands")
+        idx = self.clock.index
+        due = [lv for lv in self.clock.structure.levels[: idx + 1]
+               if lv.color_up and lv.index not in self.colored_up]
+        if not due:
+            raise IllegalActionError("no color-up is due")
+        lv = due[-1]
+        removed = tuple(d for x in due for d in x.color_up)
+        remaining = self.clock.structure.denominations_in_play(idx)
+        seats = self.stacks()
+        for s in removed_by_seat:
+            self._by_seat(s)
+        values = {s: (v if isinstance(v, int) else sum(int(d) * c for d, c in v.items()))
+                  for s, v in removed_by_seat.items()}
+        for s, v in values.items():
+            if v > seats[s]:
+                raise InvalidInputError(f"seat {s}: {v} in removed chips but the stack is "
+                                        f"{seats[s]}")
+        result = color_up(self.structure.color_up_rule, removed_by_seat, removed, remaining,
+                          rng=self._rng(f"race:{lv.index}"),
+                          other_value_by_seat={s: seats[s] - values[s] for s in values})
+        for sc in result.seats:
+            self._by_seat(sc.seat).chips += sc.change
+        self.colored_up += [x.index for x in due]
+        return result
+
+    def color_up_due(self) -> tuple[int, ...]:
+        """Denominations whose color-up is due now and not done yet."""
+        return tuple(d for lv in self.clock.structure.levels[: self.clock.index + 1]
+                     if lv.index not in self.colored_up for d in lv.color_up)
+
+    # ------------------------------------------------------------------ reports
+    # (computed in engine.tournament.report; thin wrappers keep the API in one place)
+    def entries(self) -> list[Entrant]:
+        """Every paid entry (the final's seats, copies of qualifiers, excluded)."""
+        return report.entries(self)
+
+    def prize_pool(self) -> int:
+        """Sum of the entries' buy-ins."""
+        return report.prize_pool(self)
+
+    def payouts(self) -> list[tuple[int, int]]:
+        """(place, amount) from the payout table; see :func:`engine.tournament.report.payouts`."""
+        return report.payouts(self)
+
+    def league_points(self) -> dict[int, float]:
+        """entry_id -> league points of every placed entrant."""
+        return report.league_points(self)
+
+    def estimated_seconds_to_end(self, now: float, clock: Clock | None = None) -> float | None:
+        """See :func:`engine.tournament.report.estimated_seconds_to_end`."""
+        return report.estimated_seconds_to_end(self, now, clock)
+
+    def stats(self, now: float) -> report.Stats:
+        """Standings and stats at ``now`` (does not change the tournament)."""
+        return report.stats(self, now)
+
+    def clock_view(self, now: float) -> ClockView:
+        """The public :class:`engine.views.ClockView` at ``now`` (does not change state)."""
+        return report.clock_view(self, now)
+
+    def wheel_view(self) -> WheelView | None:
+        """The bonus wheel once it has spun (the screen animates it), else None."""
+        return report.wheel_view(self)
+
+    # ------------------------------------------------------------------ snapshot
+    _FIELDS = ("seed", "name", "round", "round_over", "hands_played", "hand_seconds_total",
+               "hand_started_at", "bonus_hand", "bonus_amount", "pending_bonus",
+               "wheel_spun_at", "heads_up_hands", "sudden_death", "colored_up", "finished",
+               "notices")
+
+    def to_dict(self, now: float) -> dict[str, Any]:
+        """JSON-able snapshot at ``now`` (for the journal)."""
+        d: dict[str, Any] = {k: getattr(self, k) for k in self._FIELDS}
+        d["colored_up"] = list(self.colored_up)  # copies: a snapshot must not change later
+        d["notices"] = list(self.notices)
+        d["entrants"] = [dataclasses.asdict(e) for e in self.entrants]
+        d["hand_start_chips"] = {str(k): v for k, v in self.hand_start_chips.items()}
+        d["current"] = None if self.current is None else dataclasses.asdict(self.current)
+        d["clock"] = self.clock.to_dict(now)
+        d["structure"] = self.structure.name
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], structure: Structure, *, now: float,
+                  policy: str = "paused", offline_seconds: float | None = None) -> Tournament:
+        """Restore a snapshot (see :meth:`engine.tournament.clock.Clock.from_dict` for the policy)."""
+        try:
+            if d["structure"] != structure.name:
+                raise SnapshotError(f"snapshot of {d['structure']!r} does not fit "
+                                    f"{structure.name!r}")
+            t = cls(structure, seed=d["seed"], name=d["name"])
+            for k in cls._FIELDS:
+                setattr(t, k, d[k])
+            t.colored_up = list(d["colored_up"])
+            t.notices = list(d["notices"])
+            t.entrants = [Entrant(**e) for e in d["entrants"]]
+            t.hand_start_chips = {int(k): v for k, v in d["hand_start_chips"].items()}
+            t.current = None if d["current"] is None else NextHand(**d["current"])
+            t.clock = Clock.from_dict(d["clock"], t._round_structure(), now=now, policy=policy,
+                                      offline_seconds=offline_seconds)
+        except (KeyError, TypeError) as exc:
+            raise SnapshotError(f"malformed tournament snapshot: {exc}") from None
+        return t

@@ -1,0 +1,37 @@
+"""``pokertable config check FILE`` / ``pokertable config default``.
+
+``check`` validates a table configuration without starting anything: exit 0 and a one-line
+summary when valid; exit 2 and one line naming the file and the key when not.
+``default`` prints the embedded default configuration (a simulated table, mock hardware).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pi_app.service.config import default_config_text, load_config
+
+
+def _check(args: argparse.Namespace) -> int:
+    cfg = load_config(args.file)
+    real = [d for d, b in cfg.backends.items() if b == "real"]
+    print(f"{args.file}: valid: table {cfg.name!r}, seats {', '.join(map(str, cfg.seats))}, "
+          f"structure {cfg.structure}, profile {cfg.house_profile}, "
+          f"real devices: {', '.join(real) or 'none'}, state {cfg.state_dir}")
+    return 0
+
+
+def _default(args: argparse.Namespace) -> int:
+    sys.stdout.write(default_config_text())
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("config", help="check a table configuration file")
+    sub = p.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    c = sub.add_parser("check", help="validate FILE without starting anything")
+    c.add_argument("file", metavar="FILE")
+    c.set_defaults(func=_check)
+    d = sub.add_parser("default", help="print the embedded default configuration")
+    d.set_defaults(func=_default)

@@ -1,0 +1,106 @@
+"""``pokertable phh replay FILE...``: replay PHH hand histories through our hand engine.
+
+Prints one JSON line per hand: ``file``, ``hand`` (the table name in a ``.phhs`` file,
+1 for a ``.phh``), ``status`` (``ok`` / ``mismatch`` / ``skipped``), ``reason`` and our
+``finishing_stacks`` (file units, by PHH player p1..pN; ``null`` when the hand could not
+be judged), then ``N passed, M failed, K skipped``.
+
+Exit status: 0 all judged hands agree, 1 any mismatch, 2 unreadable input (missing file,
+broken TOML, bad card or action; nothing is replayed then).  Unknown variants are
+skipped, not errors, and so is a file not named ``.phh``/``.phhs`` (one line with
+``"hand": null`` and reason ``"not a PHH file (.phh or .phhs)"``; it is not read).  Rules of the judgement: :mod:`engine.history.phh_replay`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from engine.errors import InvalidInputError
+from engine.history.phh import UnknownVariantError, hand_from_table, load_tables
+from engine.history.phh_replay import MISMATCH, OK, SKIPPED, replay_hand
+
+
+class PhhFileError(InvalidInputError):
+    """A PHH file that cannot be read."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("phh", help="PHH hand histories (replay through the engine)")
+    sub = p.add_subparsers(dest="phh_command", metavar="SUBCOMMAND", required=True)
+    r = sub.add_parser("replay", help="replay every hand of PHH files through our engine",
+                       description="Replay every hand of PHH files through our hand engine; one JSON "
+                       "line per hand, then a summary.  Exit 1 on a mismatch, 2 on "
+                       "unreadable input.")
+    r.add_argument("files", nargs="+", metavar="FILE", help=".phh or .phhs files")
+    r.set_defaults(func=handle_replay)
+
+
+def _label(label: str | None) -> int | str:
+    if label is None:
+        return 1
+    return int(label) if label.isdigit() else label
+
+
+def load(path: str) -> list[tuple[int | str, object]]:
+    """``(hand label, PhhHand or UnknownVariantError)`` for every hand of a file.
+
+    Raises:
+        PhhFileError: unreadable file; PhhError: broken TOML or a malformed hand.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PhhFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise PhhFileError(f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
+    out: list[tuple[int | str, object]] = []
+    for label, table in load_tables(text, path):
+        where = f"{path} hand {label}" if label is not None else path
+        try:
+            out.append((_label(label), hand_from_table(table, label, where)))
+        except UnknownVariantError as exc:
+            out.append((_label(label), exc))
+    return out
+
+
+PHH_SUFFIXES = (".phh", ".phhs")
+NOT_PHH = "not a PHH file (.phh or .phhs)"
+
+
+def is_phh_name(path: str) -> bool:
+    """Whether ``path`` is named as a PHH file (``.phh`` or ``.phhs``, any case)."""
+    return Path(path).suffix.lower() in PHH_SUFFIXES
+
+
+def handle_replay(args: argparse.Namespace) -> int:
+    # read every PHH file first: bad input -> exit 2; other files (a shell glob picking up
+    # SOURCE.md) are reported as skipped, not read
+    for f in args.files:
+        if os.path.isdir(f):
+            raise PhhFileError(f"{f}: cannot read: Is a directory (give .phh or .phhs "
+                               f"files, e.g. {os.path.join(f, '*.phh')})")
+    loaded = [(f, load(f) if is_phh_name(f) else None) for f in args.files]
+    counts = {OK: 0, MISMATCH: 0, SKIPPED: 0}
+    for path, hands in loaded:
+        if hands is None:
+            counts[SKIPPED] += 1
+            print(json.dumps({"file": path, "hand": None, "status": SKIPPED, "reason": NOT_PHH,
+                              "finishing_stacks": None}, ensure_ascii=False))
+            continue
+        for label, h in hands:
+            if isinstance(h, UnknownVariantError):
+                line = {"file": path, "hand": label, "status": SKIPPED, "reason": str(h),
+                        "finishing_stacks": None}
+                status = SKIPPED
+            else:
+                res = replay_hand(h)  # type: ignore[arg-type]
+                status = res.status
+                line = {"file": path, "hand": label, "status": res.status,
+                        "reason": res.reason, "finishing_stacks": res.finishing_units()}
+            counts[status] += 1
+            print(json.dumps(line, ensure_ascii=False), flush=False)
+    print(f"{counts[OK]} passed, {counts[MISMATCH]} failed, {counts[SKIPPED]} skipped")
+    return 1 if counts[MISMATCH] else 0

@@ -1,0 +1,147 @@
+"""``pokertable run [--config FILE]``: run the table.
+
+* With a table's config (real devices), this is the service a venue's Pi runs under
+  systemd: one loop, the journal, the devices, until SIGTERM.
+* With the embedded default config (``--config`` left out) the table is the simulated one:
+  every device mocked, bots at the seats.  The simulated tournament is played through every
+  layer (simulated shoe over the wire protocol, mocked keys, loop, journal, screens) until a
+  player has every chip.  With a display present the TV opens in a window; without one the
+  TV and seat-display pictures are written to a folder, and the command says where.
+  The simulated run is journaled: run again to resume it (--fresh starts over).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from engine.errors import InvalidInputError
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run the table (default: the simulated table)",
+                       description=__doc__.replace("``", ""),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--config", help="the table's TOML config (default: the embedded "
+                                    "simulated table)")
+    p.add_argument("--headless", action="store_true", help="never open a window")
+    p.add_argument("--screenshots", metavar="DIR", help="where the simulated table writes "
+                                                       "its pictures (default: <state>/screens)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the simulated table")
+    p.add_argument("--speed", type=float, default=20.0,
+                   help="simulated table in a window: table seconds per real second "
+                        "(default 20; a hand takes a few seconds)")
+    p.add_argument("--service", action="store_true",
+                   help="run the service loop on the configured devices even when all are "
+                        "mocked (no bots; stop with Ctrl-C or SIGTERM)")
+    p.add_argument("--fresh", action="store_true",
+                   help="simulated table: start over instead of resuming its journal")
+    p.set_defaults(func=_handler)
+
+
+def is_simulated(config) -> bool:
+    """True when every device is mocked and the shoe is the simulator: bots play."""
+    return config.shoe_port == "sim" and all(v == "mock" for v in config.backends.values())
+
+
+def _handler(args: argparse.Namespace) -> int:
+    from pi_app.service.config import load_config
+
+    if args.speed is not None and args.speed <= 0:
+        raise InvalidInputError(f"--speed must be above 0, got {args.speed}")
+    config = load_config(args.config)
+    if args.service or not is_simulated(config):
+        sim_only = [f for f, v in (("--fresh", args.fresh), ("--seed", args.seed is not None),
+                                   ("--screenshots", args.screenshots)) if v]
+        if sim_only:
+            raise InvalidInputError(f"{', '.join(sim_only)}: only for the simulated table "
+                                    "(the default config), not for the service")
+        import logging
+
+        logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                            format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        from pi_app.service.daemon import run_daemon
+
+        return run_daemon(config)
+    return _run_simulated(config, args)
+
+
+def _run_simulated(config, args: argparse.Namespace) -> int:
+    from pi_app.sim.simulator import SimError, SimOptions, run_sim
+
+    window = not args.headless and bool(os.environ.get("DISPLAY")
+                                         or os.environ.get("WAYLAND_DISPLAY"))
+    # every option is checked before anything on disk changes
+    seed = args.seed if args.seed is not None else int(getattr(config, "seed", 1) or 1)
+    if seed < 0:
+        raise InvalidInputError(f"--seed must be 0 or more, got {seed}")
+    if not math.isfinite(args.speed) or args.speed <= 0:
+        raise InvalidInputError(f"--speed must be a number above 0, got {args.speed}")
+    players = len(config.seats)
+    if players < 2:
+        raise InvalidInputError("the simulated table needs at least 2 seats")
+    state_dir = Path(config.state_dir)
+    shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
+    for folder, what in ((state_dir, "state directory"), (shots, "--screenshots")):
+        if folder.exists() and not folder.is_dir():
+            raise InvalidInputError(f"{folder}: the {what} is a file, not a folder")
+    state_dir.mkdir(parents=True, exist_ok=True)
+    journal = state_dir / "sim-journal.db"
+    hands = state_dir / "sim-journal-hands"
+    from pi_app.service.journal import Journal
+
+    if Journal.in_use(journal):
+        raise InvalidInputError(f"{journal} is in use by another run of the table")
+    if args.fresh or _finished(journal):
+        # start over: this table's own journal, hand histories and pictures go
+        for p in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
+            p.unlink(missing_ok=True)
+        shutil.rmtree(hands, ignore_errors=True)
+        if shots.is_dir():
+            for f in shots.iterdir():
+                if f.is_file() and (f.suffix == ".png" or f.name == "index.txt"):
+                    f.unlink()
+    resume = journal.exists()
+    print(f"Simulated table '{config.name}': {players} seats, structure "
+          f"'{config.structure}', seed {seed}"
+          f"{' (resuming ' + str(journal) + ')' if resume else ''}", flush=True)
+    opts = SimOptions(preset=config.structure, players=players, seed=seed, until_winner=True,
+                      journal=str(journal), resume=resume, screenshots=str(shots),
+                      show_window=window, headless=not window, profile=config.house_profile,
+                      layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
+                      speed=args.speed if window else None, name=config.name)
+    try:
+        summary = run_sim(opts)
+    except KeyboardInterrupt as exc:
+        print(f"stopped; the tournament is journaled in {journal}: run again to resume it",
+              file=sys.stderr)
+        return getattr(exc, "exit_status", 130)
+    except SimError as exc:
+        if resume:
+            raise SimError(f"{exc}; or add --fresh to start a new tournament") from None
+        raise
+    places = sorted(summary["places"].items(), key=lambda kv: kv[1])
+    print(f"{summary['hands_played']} hands played; "
+          + ", ".join(f"{p}. seat {s}" for s, p in places[:3]))
+    print(f"TV and seat-display pictures: {shots}  (index.txt lists them)")
+    print(f"hand histories: {state_dir / 'sim-journal-hands'}")
+    print(json.dumps(summary, sort_keys=True))
+    sys.stdout.flush()
+    return 0
+
+
+def _finished(journal: Path) -> bool:
+    """A finished simulated tournament is not resumed: the next run starts over."""
+    if not journal.exists():
+        return False
+    from pi_app.cli.state import recovered_state
+
+    try:
+        return bool(recovered_state(str(journal))["summary"].get("finished"))
+    except Exception:  # noqa: BLE001 - an unreadable old journal: start over
+        return True

@@ -1,0 +1,117 @@
+"""``pokertable sim``: a whole simulated table through every layer.
+
+    pokertable sim --preset NAME --players N --seed S [--hands H | --until-winner]
+                   [--journal FILE [--resume]] [--json] [--realtime]
+                   [--headless] [--screenshots DIR] [--direct]
+    pokertable sim --phh FILE... [--json] [--screenshots DIR]
+    pokertable sim --demo exposed-second-card|premature-flop|all [--screenshots DIR]
+
+Bots press the mocked seat keys, the simulated shoe deals over the real wire protocol, the
+loop journals every event; virtual time unless ``--realtime``.  The run is deterministic
+for a seed: with ``--json`` the last line is ``{"hands_played", "final_stacks",
+"places", "history_sha256"}``, the same after a kill and ``--resume``.
+
+``--phh`` replays recorded hands through the same layers instead and prints one JSON line
+per hand plus a closing count line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from engine.errors import InvalidInputError
+
+
+def _int_in(lo: int, hi: int | None, what: str):
+    """An argparse ``type``: a whole number lo..hi (hi None: no upper bound)."""
+    def parse(text: str) -> int:
+        try:
+            v = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what}: not a whole number: {text!r}") from None
+        if v < lo or (hi is not None and v > hi):
+            span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
+            raise argparse.ArgumentTypeError(f"{what} must be {span}, got {v}")
+        return v
+    parse.__name__ = what  # argparse names the type in its messages
+    return parse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("sim", help="play a whole simulated table (bots, simulated shoe)",
+                       description=__doc__.replace("``", ""),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--preset", default="gunpowder",
+                   help="structure preset or file (gunpowder, phat-ace, mini)")
+    p.add_argument("--players", type=_int_in(2, 10, "players"), default=6, help="players, 2..10 (default 6)")
+    p.add_argument("--seed", type=_int_in(0, None, "seed"), default=1, help="seed of the whole run (default 1)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--hands", type=_int_in(1, None, "hands"), help="stop after this many hands")
+    g.add_argument("--until-winner", action="store_true", help="play until one player is left")
+    p.add_argument("--journal", help="journal file (SQLite); default: a temporary one")
+    p.add_argument("--resume", action="store_true", help="continue the run in --journal")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
+    p.add_argument("--realtime", action="store_true", help="run on the wall clock")
+    p.add_argument("--headless", action="store_true", help="never open a window")
+    p.add_argument("--screenshots", metavar="DIR",
+                   help="write TV pictures at level changes and rulings, seat displays at "
+                        "showdowns")
+    p.add_argument("--direct", action="store_true",
+                   help="skip the simulated devices: events go straight to the loop (fast)")
+    p.add_argument("--profile", default="tda2024", help="house profile for dealing rulings")
+    p.add_argument("--phh", nargs="+", metavar="FILE",
+                   help="replay recorded hands (PHH) through the service instead")
+    p.add_argument("--demo", choices=("exposed-second-card", "premature-flop", "all"),
+                   help="play one hand with a deliberate dealing error (misdeal demo)")
+    p.set_defaults(func=_handler)
+
+
+def _handler(args: argparse.Namespace) -> int:
+    if args.demo:
+        from pi_app.sim.demos import DEMOS, run_demo
+
+        for name in (DEMOS if args.demo == "all" else (args.demo,)):
+            shots = os.path.join(args.screenshots, name) if args.screenshots else None
+            print(json.dumps(run_demo(name, screenshots=shots, seed=args.seed).to_dict()))
+        return 0
+    if args.phh:
+        from pi_app.sim.phh_sim import run_phh_files
+
+        return run_phh_files(args.phh, screenshots=args.screenshots, as_json=True)
+    from pi_app.sim.simulator import SimOptions, run_sim
+
+    if args.resume and not args.journal:
+        raise InvalidInputError("--resume needs --journal FILE")
+    if args.hands is not None and args.hands < 1:
+        raise InvalidInputError(f"--hands must be at least 1, got {args.hands}")
+    if args.hands is None and not args.until_winner:
+        args.hands = 20
+    window = not args.headless and bool(os.environ.get("DISPLAY")
+                                         or os.environ.get("WAYLAND_DISPLAY"))
+    opts = SimOptions(preset=args.preset, players=args.players, seed=args.seed,
+                      hands=args.hands, until_winner=args.until_winner, journal=args.journal,
+                      resume=args.resume, realtime=args.realtime, headless=not window,
+                      screenshots=args.screenshots, show_window=window,
+                      backend="direct" if args.direct else "hardware", profile=args.profile)
+    try:
+        summary = run_sim(opts)
+    except KeyboardInterrupt as exc:
+        where = f" in {args.journal}: add --resume to go on" if args.journal else ""
+        print(f"stopped{where}", file=sys.stderr)
+        return getattr(exc, "exit_status", 130)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(f"{summary['hands_played']} hands played")
+        places = sorted(summary["places"].items(), key=lambda kv: kv[1])
+        print("places: " + (", ".join(f"{p}. seat {s}" for s, p in places)
+                            or "none decided yet"))
+        print("stacks: " + ", ".join(f"seat {s}: {c}" for s, c in
+                                     summary["final_stacks"].items()))
+        if args.screenshots:
+            print(f"screenshots in {args.screenshots}")
+    sys.stdout.flush()
+    return 0

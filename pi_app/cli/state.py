@@ -1,0 +1,99 @@
+"""``pokertable state --journal FILE [--json] [--private] [--core MODULE:CLASS]``.
+
+Prints the state recovered from a journal without starting anything and without writing
+to the journal (a torn last record is reported, not dropped).  The output holds the
+journal facts, the core's ``summary()`` and the public screen; ``--private`` adds the full
+snapshot, which contains hole cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sqlite3
+from typing import Any
+
+from pi_app.service import core_registry
+from pi_app.service.journal import Journal
+from pi_app.service.recovery import recover
+
+
+def _jsonable(obj: Any) -> Any:
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: _jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): _jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_jsonable(v) for v in obj]
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    return str(obj)  # Card -> "As"
+
+
+def recovered_state(journal_path: str, core_spec: str | None = None,
+                    private: bool = False) -> dict[str, Any]:
+    """The JSON-able report ``pokertable state`` prints.
+
+    Raises:
+        FileNotFoundError, JournalSchemaError, JournalCorruptError, CoreUnavailableError.
+    """
+    with Journal.open_readonly(journal_path) as journal:
+        cls = core_registry.class_for_journal(journal.meta, core_spec)
+        rec = recover(journal, cls)
+        out: dict[str, Any] = {
+            "journal": str(journal.path),
+            "schema_version": journal.schema_version(),
+            "core": core_registry.spec_of(cls),
+            "recovery": rec.describe(),
+            "summary": _jsonable(rec.core.summary()),
+            "screen": _jsonable(rec.core.screen_state()),
+        }
+        if private:
+            out["snapshot"] = rec.core.snapshot()
+    return out
+
+
+def _handler(args: argparse.Namespace) -> int:
+    from engine.errors import InvalidInputError
+    from pi_app.service.journal import JournalCorruptError
+
+    try:
+        report = recovered_state(args.journal, args.core, args.private)
+    except FileNotFoundError:
+        raise InvalidInputError(f"{args.journal}: no such journal") from None
+    except IsADirectoryError:
+        raise InvalidInputError(f"{args.journal}: is a directory, not a journal file") from None
+    except PermissionError:
+        raise InvalidInputError(f"{args.journal}: permission denied") from None
+    except OSError as exc:
+        raise InvalidInputError(
+            f"{args.journal}: cannot read the journal: {exc.strerror or exc}") from None
+    except sqlite3.DatabaseError as exc:  # truncated or overwritten file
+        raise JournalCorruptError(
+            f"{args.journal}: journal is unreadable ({exc}); the file was not changed") from None
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+        return 0
+    rec = report["recovery"]
+    print(f"journal   {report['journal']} (schema {report['schema_version']}, "
+          f"core {report['core']})")
+    print(f"records   {rec['last_seq']} (snapshot {rec['snapshot_seq']} + "
+          f"{rec['replayed']} replayed, {rec['rejected']} rejected)")
+    if rec["torn_record"]:
+        print(f"torn      record {rec['torn_record']['seq']} ({rec['torn_record']['reason']}) "
+              "would be dropped on resume")
+    for key, value in report["summary"].items():
+        print(f"{key:<9} {json.dumps(value, sort_keys=True)}")
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("state", help="print the state recovered from a journal")
+    p.add_argument("--journal", required=True, metavar="FILE", help="the journal (journal.db)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.add_argument("--private", action="store_true",
+                   help="include the full snapshot (contains hole cards)")
+    p.add_argument("--core", metavar="MODULE:CLASS", default=None,
+                   help="restore with this core class instead of the one the journal names")
+    p.set_defaults(func=_handler)

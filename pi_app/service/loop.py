@@ -1,0 +1,297 @@
+"""The service loop: one queue, one loop, the only writer of the table's state.
+
+Per event (:meth:`ServiceLoop.handle`): journal it (durably), apply it to the pure core,
+render the views that changed, carry out the effects, and take a snapshot every N events.
+Adapters (threads) only :meth:`ServiceLoop.put` events; the loop never waits on a device.
+Periodic :class:`~engine.events.ClockTick` events are made by the loop itself on a fixed
+grid of ``tick_interval`` seconds of the injected clock (``k * tick_interval``), so a run
+with a virtual clock is exactly reproducible, across restarts too.
+
+Journal failure (disk full, read-only, I/O error: :class:`pi_app.service.journal.JournalUnavailable`):
+
+* the event that could not be written is **not applied** (never play unjournaled);
+* an alarm is shown on the TV (``ScreenState.alarm``) and logged;
+* clock ticks that cannot be journaled are applied to a *display copy* of the core only,
+  so the clock keeps running on screen; the real core catches up at the next journaled
+  tick (its ``t`` carries the elapsed time);
+* an event that would start a new hand (:func:`pi_app.service.core_protocol.starts_new_hand`) is
+  refused until a probe write succeeds;
+* every later event is tried again, and a successful write clears the alarm.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from engine.effects import ShoeCommand
+from engine.events import ClockTick, Event
+from engine.views import ScreenState, SeatDisplayView
+from pi_app.service.clock_source import ClockSource
+from pi_app.service.core_protocol import starts_new_hand
+from pi_app.service.effect_runner import EffectRunner
+from pi_app.service.journal import Journal, JournalUnavailable
+from pi_app.service.recovery import apply_event
+from pi_app.service.testhooks import kill_point
+
+log = logging.getLogger("pokertable.loop")
+
+APPLIED, REJECTED, REFUSED, DISPLAY_ONLY = "applied", "rejected", "refused", "display_only"
+
+
+def _alarm_text(err: JournalUnavailable) -> str:
+    return (f"JOURNAL UNAVAILABLE ({err.reason}): stop dealing; new hands are refused. "
+            "Free disk space or call the operator.")
+
+
+class ServiceLoop:
+    """The single event loop.
+
+    Args:
+        core: a :class:`pi_app.service.core_protocol.TableCore` (already recovered).
+        journal: the open, writable journal.
+        clock: the injected clock (:mod:`pi_app.service.clock_source`).
+        effects: carries out effects (default: an :class:`EffectRunner` with no devices).
+        tv: ``tv(screen_state)`` called when the public screen changed.
+        seats: ``seats({seat: view})`` called with the seat views that changed.
+        tick_interval: seconds between clock ticks (> 0).
+        notifier: a :class:`pi_app.service.notify.Notifier` (watchdog pings) or None.
+        max_wait: the longest the loop blocks on the queue, seconds (stop-flag latency).
+        backlog_limit: queue length above which the loop reports itself unhealthy.
+    """
+
+    def __init__(self, core: Any, journal: Journal, clock: ClockSource, *,
+                 effects: EffectRunner | None = None,
+                 tv: Callable[[ScreenState], Any] | None = None,
+                 seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None,
+                 tick_interval: float = 1.0, notifier: Any = None, max_wait: float = 0.5,
+                 backlog_limit: int = 10_000) -> None:
+        if tick_interval <= 0:
+            raise ValueError("tick_interval must be > 0")
+        self.core = core
+        self.journal = journal
+        self.clock = clock
+        self.effects = effects or EffectRunner()
+        self.tv = tv
+        self.seats = seats
+        self.tick_interval = float(tick_interval)
+        self.notifier = notifier
+        self.max_wait = max_wait
+        self.backlog_limit = backlog_limit
+        self.queue: queue.Queue[Event] = queue.Queue()
+        self._stop = threading.Event()
+        self.journal_error: JournalUnavailable | None = None
+        self.alarm: str | None = None
+        self._display_core: Any = None
+        self._last_screen: ScreenState | None = None
+        self._last_seats: dict[int, SeatDisplayView] = {}
+        self.counts = {APPLIED: 0, REJECTED: 0, REFUSED: 0, DISPLAY_ONLY: 0, "ticks": 0}
+        start = journal.last_t if journal.last_t is not None else clock.now()
+        self._tick_k = math.floor(start / self.tick_interval) + 1
+
+    # --- input --------------------------------------------------------------------------
+    def put(self, event: Event) -> None:
+        """Queue an event (thread-safe; what adapters call)."""
+        self.queue.put(event)
+
+    def request_stop(self) -> None:
+        """Ask :meth:`run` to return after the current event (safe from a signal handler)."""
+        self._stop.set()
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
+
+    @property
+    def next_tick_t(self) -> float:
+        return self._tick_k * self.tick_interval
+
+    @property
+    def journal_ok(self) -> bool:
+        return self.journal_error is None
+
+    # --- one event ----------------------------------------------------------------------
+    def handle(self, event: Event) -> str:
+        """Journal, apply, render, carry out effects.  Returns ``"applied"``,
+        ``"rejected"`` (journaled, the core refused it), ``"refused"`` (not journaled,
+        not applied) or ``"display_only"`` (a tick shown while the journal is down)."""
+        last_t = self.journal.last_t
+        if last_t is not None and event.t < last_t:
+            event = dataclasses.replace(event, t=last_t)  # journal time never goes back
+        if self.journal_error is not None and starts_new_hand(self.core, event):
+            try:
+                self.journal.probe()
+            except JournalUnavailable as perr:
+                self._journal_failed(perr)
+                log.warning("refused %s: journal unavailable (%s)", event.TYPE, perr.reason)
+                self.counts[REFUSED] += 1
+                self.render()
+                return REFUSED
+        try:
+            self.journal.append(event)
+        except JournalUnavailable as aerr:
+            self._journal_failed(aerr)
+            if isinstance(event, ClockTick):
+                self._apply_display_only(event)
+                self.counts[DISPLAY_ONLY] += 1
+                return DISPLAY_ONLY
+            log.warning("refused %s: journal unavailable (%s)", event.TYPE, aerr.reason)
+            self.counts[REFUSED] += 1
+            self.render()
+            return REFUSED
+        if self.journal_error is not None:
+            self._journal_recovered()
+        effects, err = apply_event(self.core, event)
+        kill_point("apply")
+        if err is not None:
+            log.info("%s rejected: %s", event.TYPE, err)
+            if not isinstance(err, ValueError):
+                log.error("core raised %s on %s", type(err).__name__, event.TYPE,
+                          exc_info=err)
+        self.render()
+        self.effects.run(effects)
+        if self.effects.disk_errors:
+            exc = self.effects.disk_errors[-1]
+            self.effects.disk_errors.clear()
+            self._journal_failed(JournalUnavailable(f"hand history: {exc}", "disk full"
+                                                    if getattr(exc, "errno", 0) == 28
+                                                    else "write error"))
+            self.render()
+        if self.journal.snapshot_due():
+            try:
+                self.journal.write_snapshot(self.core.snapshot())
+            except JournalUnavailable as jerr:
+                self._journal_failed(jerr)
+                self.render()
+        if err is not None:
+            self.counts[REJECTED] += 1
+            return REJECTED
+        self.counts[APPLIED] += 1
+        return APPLIED
+
+    def _journal_failed(self, err: JournalUnavailable) -> None:
+        if self.journal_error is None:
+            log.error("journal unavailable: %s", err)
+            self._display_core = None
+            # cards drawn now could not be recorded: the shoe stops dealing until it can
+            self.effects.run([ShoeCommand("lock")])
+        self.journal_error = err
+        self.alarm = _alarm_text(err)
+
+    def _journal_recovered(self) -> None:
+        log.warning("journal writable again; alarm cleared")
+        self.effects.run([ShoeCommand("unlock")])
+        self.journal_error = None
+        self.alarm = None
+        self._display_core = None
+
+    def _apply_display_only(self, tick: ClockTick) -> None:
+        if self._display_core is None:
+            try:
+                self._display_core = type(self.core).restore(self.core.snapshot())
+            except Exception:  # noqa: BLE001
+                log.exception("cannot copy the core for display")
+                return
+        apply_event(self._display_core, tick)
+        self.render()
+
+    # --- output -------------------------------------------------------------------------
+    def screen_state(self) -> ScreenState:
+        """The public screen now, with the alarm (if any) set."""
+        source = self._display_core if self._display_core is not None else self.core
+        screen = source.screen_state()
+        if self.alarm is not None:
+            screen = dataclasses.replace(screen, alarm=self.alarm)
+        return screen
+
+    def render(self, force: bool = False) -> None:
+        """Hand changed views to the renderers (a failing renderer is logged, not raised)."""
+        if self.tv is not None:
+            try:
+                screen = self.screen_state()
+                if force or screen != self._last_screen:
+                    self._last_screen = screen
+                    self.tv(screen)
+            except Exception:  # noqa: BLE001 - a display failure never stops the loop
+                log.exception("TV renderer failed")
+        if self.seats is not None:
+            try:
+                views = self.core.seat_views()
+                changed = {s: v for s, v in views.items()
+                           if force or self._last_seats.get(s) != v}
+                if changed:
+                    self._last_seats.update(changed)
+                    self.seats(changed)
+            except Exception:  # noqa: BLE001
+                log.exception("seat display renderer failed")
+
+    # --- driving ------------------------------------------------------------------------
+    def due_ticks(self, now: float) -> list[ClockTick]:
+        """The grid ticks due at ``now`` (at most a few: after a long stall, one tick at
+        the latest grid point stands for the whole gap)."""
+        k_now = math.floor(now / self.tick_interval)
+        if k_now < self._tick_k:
+            return []
+        if k_now - self._tick_k > 5:
+            self._tick_k = k_now
+        ticks = [ClockTick(t=k * self.tick_interval) for k in range(self._tick_k, k_now + 1)]
+        self._tick_k = k_now + 1
+        return ticks
+
+    def _handle_ticks(self, now: float) -> None:
+        for tick in self.due_ticks(now):
+            self.counts["ticks"] += 1
+            self.handle(tick)
+
+    def pump(self) -> int:
+        """Handle the ticks due now, then every queued event, without waiting.
+        Returns the number of queued events handled (for virtual-time drivers)."""
+        self._handle_ticks(self.clock.now())
+        n = 0
+        while True:
+            try:
+                event = self.queue.get_nowait()
+            except queue.Empty:
+                return n
+            self.handle(event)
+            n += 1
+
+    def healthy(self) -> bool:
+        """The loop is turning and not flooded.  A journal failure does not make it
+        unhealthy: restarting would not free the disk, and the clock must stay on screen."""
+        return self.queue.qsize() < self.backlog_limit
+
+    def run_once(self) -> None:
+        """One turn: due ticks, a watchdog ping, then wait (bounded) for one event."""
+        now = self.clock.now()
+        self._handle_ticks(now)
+        if self.notifier is not None and self.healthy():
+            self.notifier.watchdog_if_due()
+        deadline = min(self.next_tick_t, now + self.max_wait)
+        try:
+            event = self.clock.wait(self.queue, deadline)
+        except queue.Empty:
+            return
+        self.handle(event)
+
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """Turn until :meth:`request_stop` (or ``until()`` is true)."""
+        self.render(force=True)
+        while not self._stop.is_set() and not (until is not None and until()):
+            self.run_once()
+
+    def final_snapshot(self) -> bool:
+        """Snapshot the current state if anything happened since the last one (on stop)."""
+        if self.journal.last_seq == self.journal.last_snapshot_seq:
+            return True
+        try:
+            self.journal.write_snapshot(self.core.snapshot())
+            return True
+        except JournalUnavailable as err:
+            log.error("final snapshot failed: %s", err)
+            return False

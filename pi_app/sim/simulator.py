@@ -1,0 +1,427 @@
+"""The simulated table: bots, the simulated card shoe and mocked buttons driving the service.
+
+Everything goes through the real layers: the simulated shoe speaks the wire protocol over a
+pty to the real host client (:mod:`hardware.shoe`), bots press the seat keys through
+gpiozero's mock pins and the debouncer (:mod:`hardware.buttons`), and the one service loop
+(:mod:`pi_app.service.loop`) journals every event before the pure core applies it.  Time is
+virtual (a :class:`pi_app.service.clock_source.VirtualClock`) unless ``realtime`` is set.
+
+What happens next is decided by :func:`pi_app.sim.policy.next_step` from the core's state
+alone, so a run killed at any moment and resumed from its journal (``resume=True``) ends
+exactly like an uninterrupted run with the same seed.
+
+``backend="direct"`` skips the devices and puts the same events straight on the loop's
+queue (fast; used by tests that need many runs).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import queue
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import InvalidInputError
+from engine.events import (
+    CardDrawn,
+    Event,
+)
+from engine.table.core import TableCore, TableSettings
+from pi_app.service.clock_source import RealClock, VirtualClock
+from pi_app.service.wiring import Devices, build_service
+from pi_app.sim.policy import LateEntry, Step, next_step, step_event
+
+log = logging.getLogger("pokertable.sim")
+
+PRESETS_WITH_LATE = {"gunpowder"}  # structures whose sim adds late arrivals
+
+
+class SimError(InvalidInputError):
+    """Bad simulator options (player count, preset, files)."""
+
+
+class SimStopped(KeyboardInterrupt):
+    """The run was stopped by a signal (after a clean stop between two events);
+    ``exit_status`` is 128 + the signal number, as shells report it (130 for Ctrl-C)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.exit_status = 128 + signum if signum else 130
+
+
+@dataclass
+class SimOptions:
+    """Options of ``pokertable sim`` (see its ``--help``)."""
+
+    preset: str = "gunpowder"
+    players: int = 6
+    seed: int = 1
+    hands: int | None = None
+    until_winner: bool = False
+    journal: str | None = None
+    resume: bool = False
+    realtime: bool = False
+    headless: bool = True
+    screenshots: str | None = None
+    backend: str = "hardware"  # hardware | direct
+    profile: str = "tda2024"
+    late: tuple[LateEntry, ...] | None = None  # None: the preset's default late arrivals
+    layout: str = "split"
+    tv_size: tuple[int, int] = (1280, 720)
+    show_window: bool = False
+    max_steps: int = 500_000
+    speed: float | None = None
+    name: str | None = None  # the table's name on the TV (default "sim-<preset>")  # with a window: table seconds per real second (None: flat out)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def default_late_entries(preset: str, players: int) -> tuple[LateEntry, ...]:
+    """The late arrivals the simulator seats: for the league preset (seed 000) a quarter of
+    the field (at least one) arrives during levels 1 to 3, so their deductions show."""
+    if preset not in PRESETS_WITH_LATE or players < 3:
+        return ()
+    n = max(1, players // 4)
+    first = players - n + 1
+    return tuple(LateEntry(f"Player {s}", s, before_hand=4 + 6 * i)
+                 for i, s in enumerate(range(first, players + 1)))
+
+
+def settings_for(opts: SimOptions) -> TableSettings:
+    """The simulated table's settings.
+
+    Raises:
+        SimError: a player count outside 2..10, or a structure whose final needs more
+            seats than the table has; StructureError, ProfileError: a bad preset or profile.
+    """
+    if not 2 <= opts.players <= 10:
+        raise SimError(f"--players must be 2..10 (seats on one table), got {opts.players}")
+    if opts.seed < 0:
+        raise SimError(f"--seed must be 0 or more, got {opts.seed}")
+    if not opts.preset.strip():
+        raise SimError("--preset is empty: give a preset name (gunpowder, phat-ace, mini) "
+                       "or a structure file")
+    from engine.tournament.structure import load_structure
+
+    q = load_structure(opts.preset).qualifiers
+    if q is not None and q.rounds * q.advance > opts.players:
+        raise SimError(f"the '{opts.preset}' final seats {q.rounds * q.advance} players "
+                       f"({q.rounds} qualifiers x {q.advance}); the table needs at least that "
+                       f"many seats: use --players {q.rounds * q.advance} or more")
+    late = opts.late if opts.late is not None else default_late_entries(opts.preset,
+                                                                        opts.players)
+    late_seats = {e.seat for e in late}
+    players = {s: f"Player {s}" for s in range(1, opts.players + 1) if s not in late_seats}
+    settings = TableSettings(players=players, structure=opts.preset, profile=opts.profile,
+                             seed=opts.seed, deck_seed=opts.seed, layout=opts.layout,
+                             name=opts.name or f"sim-{opts.preset}")
+    settings.house_profile()  # an unknown profile fails here, before any journal exists
+    return settings
+
+
+class _Restamp:
+    """An event sink that stamps each event with the table's (virtual) clock."""
+
+    def __init__(self, loop, clock) -> None:
+        self.loop, self.clock = loop, clock
+
+    def put(self, event: Event) -> None:
+        self.loop.put(dataclasses.replace(event, t=self.clock.now()))
+
+
+class _LateSink:
+    """An event sink for devices made before the loop exists (the screens)."""
+
+    def __init__(self) -> None:
+        self.target: _Restamp | None = None
+
+    def put(self, event: Event) -> None:
+        if self.target is not None:
+            self.target.put(event)
+
+
+def sim_pin_maps(players: int):
+    """The simulated table's keys: seats 1-6 and the dealer box on the 40-pin header
+    (:data:`hardware.pins.DEFAULT_PIN_MAP`), seats 7-10 on a second pin chip standing for
+    the MCP23017 expander of docs/hardware.md.  Returns ``(header_map, expander_map)``."""
+    from hardware.pins import DEFAULT_PIN_MAP, PinMap
+
+    header = PinMap(seats={s: p for s, p in DEFAULT_PIN_MAP.seats.items() if s <= players},
+                    dealer=DEFAULT_PIN_MAP.dealer)
+    extra = {}
+    for i, seat in enumerate(range(7, players + 1)):
+        base = 4 + 3 * i
+        extra[seat] = {"fold": base, "check_call": base + 1, "bet_raise": base + 2}
+    return header, (PinMap(seats=extra, dealer={}) if extra else None)
+
+
+class _Hardware:
+    """The simulated devices: the shoe on a pty with the real host client, and the keys on
+    gpiozero mock pins (one bank for the header, one for the expander)."""
+
+    def __init__(self, loop, clock, players: int, opts: SimOptions) -> None:
+        from hardware.buttons import ButtonBank
+        from hardware.shoe.client import ShoeClient
+        from hardware.shoe.simulator import SimulatedShoe
+
+        self.shoe = SimulatedShoe(seed=opts.seed).start()
+        # the link's health runs on real time (heartbeats are real); events get table time
+        self.client = ShoeClient(self.shoe.path, _Restamp(loop, clock)).start()
+        header, expander = sim_pin_maps(players)
+        self.header = ButtonBank(loop, header, "mock", clock=clock.now)
+        self.expander = (ButtonBank(loop, expander, "mock", clock=clock.now)
+                         if expander is not None else None)
+
+    def bank(self, seat: int | str):
+        if seat != "dealer" and int(seat) > 6 and self.expander is not None:
+            return self.expander
+        return self.header
+
+    def close(self) -> None:
+        closers = [self.client.stop, self.shoe.stop, self.header.close]
+        if self.expander is not None:
+            closers.append(self.expander.close)
+        for closer in closers:
+            try:
+                closer()
+            except Exception:  # noqa: BLE001 - best effort on the way out
+                log.debug("closing a simulated device failed", exc_info=True)
+
+
+class Simulation:
+    """One simulated run (build with options, then :meth:`run`)."""
+
+    def __init__(self, opts: SimOptions, settings: TableSettings | None = None) -> None:
+        self.opts = opts
+        self.settings = settings or settings_for(opts)
+        self.late = (opts.late if opts.late is not None
+                     else default_late_entries(opts.preset, opts.players))
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if opts.journal is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="pokertable-sim-")
+            journal = os.path.join(self._tmp.name, "journal.sqlite")
+        else:
+            journal = opts.journal
+        self.journal_path = journal
+        if os.path.isdir(journal):
+            raise SimError(f"--journal {journal} is a folder: give a file name in it")
+        if opts.resume and not os.path.exists(journal):
+            raise SimError(f"--resume: no journal at {journal}")
+        if not opts.resume:
+            from pi_app.service.wiring import history_dir_for
+
+            old = history_dir_for(journal)
+            if old.is_dir() and any(old.rglob("*.phh")):
+                raise SimError(f"{old} holds the hand histories of another run: move it away "
+                               "or choose another journal name")
+        if not opts.resume and os.path.exists(journal):
+            raise SimError(f"{journal} exists: add --resume to continue it, or remove it")
+        self.clock = RealClock() if opts.realtime else VirtualClock(0.0)
+        self.screens = None
+        sink = _LateSink()
+        if opts.screenshots or opts.show_window:
+            from pi_app.sim.screenshots import ScreenRecorder
+
+            self.screens = ScreenRecorder(opts.screenshots, size=opts.tv_size,
+                                          window=opts.show_window, players=opts.players,
+                                          queue=sink)
+        devices = Devices(tv=self.screens.on_screen if self.screens else None,
+                          seats=self.screens.on_seats if self.screens else None)
+        self.service = build_service(
+            None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
+            journal_path=journal, resume=opts.resume, devices=devices)
+        self.loop = self.service.loop
+        if self.service.recovered is not None and self.core.settings != self.settings:
+            made = self.core.settings
+            self.service.close()
+            raise SimError(
+                f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
+                f"other options than these: resume it with the --preset, --seed and "
+                f"--players it was started with (or start a new journal)")
+        sink.target = _Restamp(self.loop, self.service.clock)
+        self.hw = None
+        if opts.backend == "hardware":
+            self.hw = _Hardware(self.loop, self.service.clock, 10, opts)
+        elif opts.backend != "direct":
+            raise SimError(f"backend must be 'hardware' or 'direct', got {opts.backend!r}")
+        self.steps = 0
+
+    @property
+    def core(self) -> TableCore:
+        return self.loop.core
+
+    # ------------------------------------------------------------------ driving
+    def run(self) -> dict[str, Any]:
+        """Play until the tournament has a winner or the hand limit is reached; returns the
+        summary (``hands_played``, ``final_stacks``, ``places``, ``history_sha256``).
+
+        Ctrl-C (SIGINT) or SIGTERM stops the run between two events, never in the middle of
+        one, so every journaled event has its effects carried out (hand histories written);
+        the run can then be resumed.
+
+        Raises:
+            KeyboardInterrupt: the run was stopped by a signal (after a clean stop).
+        """
+        with _StopOnSignal() as stop:
+            summary = self._run(stop)
+        if stop.signalled:
+            raise SimStopped(stop.signum)
+        return summary
+
+    def _run(self, stop: "_StopOnSignal") -> dict[str, Any]:
+        try:
+            self._settle()
+            stuck = same = 0
+            last = None
+            while self.steps < self.opts.max_steps and not stop.signalled:
+                max_hands = None if self.opts.until_winner else self.opts.hands
+                step = next_step(self.core, seed=self.opts.seed, max_hands=max_hands,
+                                 late=self.late)
+                if step.kind == "done":
+                    break
+                same = same + 1 if step == last else 0
+                last = step
+                if same >= 50:
+                    raise SimError(f"the simulation is stuck repeating {step.kind} at "
+                                   f"t={step.at}")
+                rejected = self.loop.counts["rejected"]
+                self._perform(step)
+                self.steps += 1
+                stuck = stuck + 1 if self.loop.counts["rejected"] > rejected else 0
+                if stuck >= 20:
+                    raise SimError(f"the simulation is stuck: the table keeps refusing "
+                                   f"{step.kind} {step.arg} (see the log)")
+            self._settle()
+            return self.summary()
+        finally:
+            self.close()
+
+    def summary(self) -> dict[str, Any]:
+        s = self.core.summary()
+        return {"hands_played": s["hands_played"], "final_stacks": s["final_stacks"],
+                "places": s["places"], "history_sha256": s["history_sha256"]}
+
+    def _advance(self, at: float) -> float:
+        at = max(at, self.core.last_t)
+        if self.opts.speed and isinstance(self.clock, VirtualClock):
+            # paced for a person watching: the table clock moves second by second (each
+            # tick redraws the TV, so the countdown and the bonus wheel move), at
+            # ``speed`` table seconds per real second, and the window stays responsive
+            while self.clock.now() < at:
+                step = min(1.0, at - self.clock.now())
+                time.sleep(step / self.opts.speed)
+                self.clock.advance(step)
+                self.loop.pump()
+                if self.screens is not None and self.screens.desk is not None:
+                    self.screens.desk.pump()
+        if isinstance(self.clock, VirtualClock):
+            self.clock.advance_to(max(at, self.clock.now()))
+        else:
+            while self.clock.now() < at:
+                time.sleep(min(0.2, at - self.clock.now()))
+        return at
+
+    def _perform(self, step: Step) -> None:
+        at = self._advance(step.at)
+        self.loop.pump()  # clock ticks up to now
+        kind, arg = step.kind, step.arg
+        if kind == "wait":
+            return
+        if self.hw is None:
+            self._direct(kind, arg, at)
+            self.loop.pump()
+            return
+        if kind == "draw":
+            self._await(lambda: self.hw.shoe.draw(arg), CardDrawn)
+        elif kind == "press":
+            seat, button, press = arg
+            self._press(seat, button, press, at)
+        elif kind == "dealer":
+            button, press = arg
+            self._press("dealer", button, press, at)
+        else:  # reloads, reshuffles and operator commands have no device of their own
+            self._direct(kind, arg, at)
+            self.loop.pump()
+
+    def _direct(self, kind: str, arg: Any, at: float) -> None:
+        self.loop.put(step_event(Step(kind, arg, at), self.core, at))
+
+    def _press(self, seat: Any, button: str, press: str, at: float) -> None:
+        assert self.hw is not None
+        ok = self.hw.bank(seat).press(seat, button, hold=(press == "hold"), at=at)
+        if not ok:
+            raise SimError(f"the simulated key {seat}/{button} is unplugged")
+        self.loop.pump()
+
+    def _await(self, action, kind: type, timeout: float = 10.0) -> None:
+        """Do ``action`` and handle events until one of ``kind`` has been handled."""
+        action()
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {kind.__name__} arrived from the simulated device")
+            try:
+                ev = self.loop.queue.get(timeout=min(left, 0.5))
+            except queue.Empty:
+                continue
+            self.loop.handle(ev)
+            if isinstance(ev, kind):
+                return
+
+    def _settle(self) -> None:
+        """Let late device events (shoe online, heartbeats) reach the loop."""
+        if self.hw is not None:
+            time.sleep(0.05)
+        self.loop.pump()
+
+    def close(self) -> None:
+        if self.hw is not None:
+            self.hw.close()
+            self.hw = None
+        if self.screens is not None:
+            self.screens.close()
+        try:
+            self.service.close()
+        finally:
+            if self._tmp is not None:
+                self._tmp.cleanup()
+                self._tmp = None
+
+
+class _StopOnSignal:
+    """SIGINT/SIGTERM set a flag instead of interrupting (main thread only)."""
+
+    def __init__(self) -> None:
+        self.signalled = False
+        self.signum = 0
+        self._old: dict[int, Any] = {}
+
+    def __enter__(self) -> "_StopOnSignal":
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        self.signalled = True
+        self.signum = signum
+
+    def __exit__(self, *exc: Any) -> None:
+        import signal
+
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
+
+
+def run_sim(opts: SimOptions) -> dict[str, Any]:
+    """Run a simulation and return its summary (see :meth:`Simulation.run`)."""
+    return Simulation(opts).run()
+
+
