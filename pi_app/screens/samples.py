@@ -22,6 +22,11 @@ from engine.views import (
     TablePublicView,
     WheelView,
 )
+from pi_app.screens.pairing import with_pairing
+
+PAIR_CODE = "K7QF-2M"
+# a documentation address (RFC 5737), as the TV of a table on the venue LAN would show it
+PAIR_URL = "http://192.0.2.10:8765/console#pair=K7QF-2M"
 
 FULL_HD = (1920, 1080)
 HD = (1280, 720)
@@ -191,5 +196,9 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
         "hd_ruling_over_table": (ScreenState(table=pre, ruling=RULING, layout="table"), HD),
         "hd_wheel_landed": (ScreenState(clock=c, wheel=WHEEL, layout="split", table=pre,
                                         now=110.0), HD),
+        "pairing_over_clock": (with_pairing(ScreenState(clock=c, layout="clock"),
+                                            PAIR_CODE, PAIR_URL), FULL_HD),
+        "hd_pairing_over_split": (with_pairing(ScreenState(clock=c, table=pre, layout="split"),
+                                               PAIR_CODE, PAIR_URL), HD),
     }
     return out
