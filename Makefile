@@ -1,13 +1,16 @@
 # Two commands do all the set-up on a fresh machine:
-#   make run    the simulated table on the embedded default configuration (mock hardware)
-#   make test   the test suite
-# Both create (or reuse) the virtual environment in .venv by themselves.
+#   make run        the simulated table on the embedded default configuration (mock hardware)
+#   make test       the test suite
+# and two more check the code (CI runs all three):
+#   make lint       ruff, with the rule set stated in pyproject.toml
+#   make typecheck  mypy: strict on engine/, the normal configuration on hardware/ and pi_app/
+# Each creates (or reuses) the virtual environment in .venv by itself.
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test bench clean
+.PHONY: run test lint typecheck bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -18,8 +21,17 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(VENV)/bin/pokertable run $(ARGS)
 
+# pytest's exit status 5 means it collected no tests: a failure, said in words.
 test: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q $(PYTEST_ARGS)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q $(PYTEST_ARGS) || { \
+	  st=$$?; [ $$st -ne 5 ] || echo "make test: no tests were collected" >&2; exit $$st; }
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy --strict engine
+	$(VENV)/bin/mypy hardware pi_app
 
 bench: $(STAMP)
 	$(PY) bench/run_all.py

@@ -44,10 +44,10 @@ def bench_clock(calls: int) -> float:
 
 def scripted_hand(rng: random.Random) -> None:
     """One 9-handed hand: everyone checks or calls to showdown."""
-    from engine.cards import Deck
     from engine.betting.hand import Hand, HandConfig
+    from engine.cards import Deck
 
-    hand = Hand(HandConfig(stacks={s: 6300 for s in range(1, 10)}, button=1,
+    hand = Hand(HandConfig(stacks=dict.fromkeys(range(1, 10), 6300), button=1,
                            small_blind=100, big_blind=200))
     cards = iter(Deck.shuffled(rng))
     for _ in range(200):

@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cards import Deck
-from engine.events import CardDrawn, PlayerAction, ShoeReloaded, StubReshuffled
 from engine.betting.hand import Hand, HandConfig
+from engine.cards import Deck
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import make_test_deck
+from engine.events import CardDrawn, PlayerAction, ShoeReloaded, StubReshuffled
 
 
 def _config(rng: random.Random) -> HandConfig:

@@ -24,9 +24,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from engine.betting.hand import Hand, HandConfig
 from engine.cards import ALL_CARDS
 from engine.evaluation import evaluate, evaluate_value
-from engine.betting.hand import Hand, HandConfig
 
 
 # ------------------------------------------------------------------ scripted hands
@@ -43,7 +43,7 @@ def make_scripts(count: int, seed: int = 7) -> list[tuple]:
         sb = rng.randint(1, bb - 1)
         ante = rng.choice((0, 0, bb // 10))
         stacks = [rng.randint(20 * bb, 200 * bb) for _ in range(n)]
-        cfg = HandConfig(stacks=dict(zip(range(1, n + 1), stacks)), button=n,
+        cfg = HandConfig(stacks=dict(zip(range(1, n + 1), stacks, strict=True)), button=n,
                          small_blind=sb, big_blind=bb, ante=ante)
         cards = list(ALL_CARDS)
         rng.shuffle(cards)

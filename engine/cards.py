@@ -21,7 +21,8 @@ Card('As')
 from __future__ import annotations
 
 import random
-from typing import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import overload
 
 from engine.errors import InvalidCardError
 
@@ -53,18 +54,19 @@ class Card:
     """
 
     __slots__ = ("id", "rank", "suit", "rank_value", "_text")
-    _by_id: list["Card"] = []
+    _by_id: list[Card] = []
 
     id: int
     rank: str
     suit: str
     rank_value: int
+    _text: str
 
-    def __new__(cls, text: str) -> "Card":  # pragma: no cover - use parse()
+    def __new__(cls, text: str) -> Card:  # pragma: no cover - use parse()
         return cls.parse(text)
 
     @classmethod
-    def _make(cls, card_id: int) -> "Card":
+    def _make(cls, card_id: int) -> Card:
         obj = object.__new__(cls)
         r, s = divmod(card_id, 4)
         object.__setattr__(obj, "id", card_id)
@@ -78,7 +80,7 @@ class Card:
         raise AttributeError("Card is immutable")
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Parse ``"As"``-style text (rank is case-insensitive, so is the suit).
 
         Raises:
@@ -99,7 +101,7 @@ class Card:
         return cls._by_id[r * 4 + s]
 
     @classmethod
-    def from_id(cls, card_id: int) -> "Card":
+    def from_id(cls, card_id: int) -> Card:
         """The card with phevaluator id ``card_id`` (0..51)."""
         if not isinstance(card_id, int) or not 0 <= card_id < 52:
             raise InvalidCardError(f"bad card id {_quote(card_id)}: expected 0..51")
@@ -122,10 +124,10 @@ class Card:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Card) and other.id == self.id
 
-    def __lt__(self, other: "Card") -> bool:
+    def __lt__(self, other: Card) -> bool:
         return self.id < other.id
 
-    def __reduce__(self):  # pickling / deepcopy keep interning
+    def __reduce__(self) -> tuple[Callable[[int], Card], tuple[int]]:  # pickling / deepcopy keep interning
         return (Card.from_id, (self.id,))
 
 
@@ -182,22 +184,26 @@ class Deck(Sequence[Card]):
         self._cards = cs
 
     @classmethod
-    def standard(cls) -> "Deck":
+    def standard(cls) -> Deck:
         """The 52 cards in id order (2c, 2d, 2h, 2s, 3c, ... As)."""
         return cls(ALL_CARDS)
 
     @classmethod
-    def shuffled(cls, rng: random.Random) -> "Deck":
+    def shuffled(cls, rng: random.Random) -> Deck:
         """A 52-card deck shuffled by ``rng`` (a seeded ``random.Random`` for reproducibility)."""
         cards = list(ALL_CARDS)
         rng.shuffle(cards)
         return cls(cards)
 
     @classmethod
-    def parse(cls, text: str) -> "Deck":
+    def parse(cls, text: str) -> Deck:
         return cls(parse_cards(text))
 
-    def __getitem__(self, i):  # type: ignore[override]
+    @overload
+    def __getitem__(self, i: int) -> Card: ...
+    @overload
+    def __getitem__(self, i: slice) -> Deck: ...
+    def __getitem__(self, i: int | slice) -> Card | Deck:
         if isinstance(i, slice):
             return Deck(self._cards[i])
         return self._cards[i]
@@ -220,7 +226,7 @@ class Deck(Sequence[Card]):
     def __repr__(self) -> str:
         return f"Deck({str(self)!r})"
 
-    def without(self, cards: Iterable[Card]) -> "Deck":
+    def without(self, cards: Iterable[Card]) -> Deck:
         """This deck minus the given cards, order kept."""
         gone = set(cards)
         return Deck(c for c in self._cards if c not in gone)

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
-from typing import Sequence
 
 from phevaluator import _pheval  # the native evaluators; ids are our Card.id
 
@@ -73,7 +73,8 @@ def evaluate_value(cards: Sequence[Card]) -> int:
         raise InvalidCardError(f"need 5 to 7 cards to evaluate, got {len(cards)}")
     if len(set(cards)) != len(cards):
         raise InvalidCardError("a card appears twice in the hand to evaluate")
-    return f(*[c.id for c in cards])
+    rank: int = f(*[c.id for c in cards])
+    return rank
 
 
 @dataclass(frozen=True, order=False)
@@ -97,16 +98,16 @@ class HandRank:
     def description(self) -> str:
         return describe(self.best, self.value)
 
-    def __gt__(self, other: "HandRank") -> bool:
+    def __gt__(self, other: HandRank) -> bool:
         return self.value < other.value
 
-    def __lt__(self, other: "HandRank") -> bool:
+    def __lt__(self, other: HandRank) -> bool:
         return self.value > other.value
 
-    def __ge__(self, other: "HandRank") -> bool:
+    def __ge__(self, other: HandRank) -> bool:
         return self.value <= other.value
 
-    def __le__(self, other: "HandRank") -> bool:
+    def __le__(self, other: HandRank) -> bool:
         return self.value >= other.value
 
 

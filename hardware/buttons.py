@@ -336,7 +336,7 @@ class ButtonBank:
 
     # --- simulation ------------------------------------------------------------------------
     def _key(self, seat: int | str | None, button: str) -> _Key:
-        group: int | str = DEALER if seat in (None, DEALER) else int(seat)  # type: ignore[arg-type]
+        group: int | str = DEALER if seat in (None, DEALER) else int(seat)
         key = self.keys.get((group, button))
         if key is None:
             where = "the dealer box" if group == DEALER else f"seat {group}"
@@ -424,7 +424,7 @@ class ButtonBank:
     def _group_keys(self, seat: int | str | None, button: str | None) -> Iterable[_Key]:
         if button is not None:
             return [self._key(seat, button)]
-        group: int | str = DEALER if seat in (None, DEALER) else int(seat)  # type: ignore[arg-type]
+        group: int | str = DEALER if seat in (None, DEALER) else int(seat)
         keys = [k for (g, _b), k in self.keys.items() if g == group]
         if not keys:
             raise UnknownButtonError(f"no keys for {group!r} in the pin map")

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import sys
 from array import array
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from engine.effects import ALERTS, Alert
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import IllegalActionError, InvalidInputError
 from engine.betting.hand_config import ChipsInterpretation
+from engine.errors import IllegalActionError, InvalidInputError
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.betting.hand import Hand

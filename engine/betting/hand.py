@@ -38,9 +38,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from engine.cards import Card
-from engine.errors import IllegalActionError, InvalidInputError
-from engine.evaluation import evaluate_7_ids
 from engine.betting.hand_config import (
     NO_ACTIONS,
     RAISE_RULES,
@@ -68,7 +65,10 @@ from engine.betting.operations import (
     VoidHand,
 )
 from engine.betting.pots import Pot, build_pots, split_pot, uncalled
-from engine.views import STREETS
+from engine.cards import Card
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.evaluation import evaluate_7_ids
+from engine.views import STREETS, SeatDisplayView, TablePublicView
 
 __all__ = ["RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand", "HandConfig",
            "InvalidHandConfigError", "LegalActions"]
@@ -249,16 +249,16 @@ class Hand:
     @property
     def stacks(self) -> dict[int, int]:
         """seat -> chips behind now."""
-        return dict(zip(self._seats, self._stack))
+        return dict(zip(self._seats, self._stack, strict=True))
 
     @property
     def starting_stacks(self) -> dict[int, int]:
-        return dict(zip(self._seats, self._start))
+        return dict(zip(self._seats, self._start, strict=True))
 
     @property
     def bets(self) -> dict[int, int]:
         """seat -> chips bet on the current street (not yet in a pot)."""
-        return dict(zip(self._seats, self._bet))
+        return dict(zip(self._seats, self._bet, strict=True))
 
     @property
     def results(self) -> dict[int, int]:
@@ -276,7 +276,7 @@ class Hand:
         hand is complete).  Eligible seats in TDA 20-A order."""
         if self._street == COMPLETE:
             return ()
-        live = [not (f or m) for f, m in zip(self._folded, self._mucked)]
+        live = [not (f or m) for f, m in zip(self._folded, self._mucked, strict=True)]
         seats = self._seats
         return tuple(Pot(a, tuple(seats[i] for i in el))
                      for a, el in build_pots(self._committed, live, self._dead))
@@ -894,13 +894,13 @@ class Hand:
         return hand
 
     # ------------------------------------------------------------------ views
-    def public_view(self, names: Mapping[int, str] | None = None):
+    def public_view(self, names: Mapping[int, str] | None = None) -> TablePublicView:
         """The table as the room sees it (:class:`engine.views.TablePublicView`); never an
         unrevealed hole card."""
         from engine.betting.hand_views import public_view
         return public_view(self, names)
 
-    def seat_view(self, seat: int):
+    def seat_view(self, seat: int) -> SeatDisplayView:
         """What ``seat``'s own display shows (:class:`engine.views.SeatDisplayView`)."""
         from engine.betting.hand_views import seat_view
         return seat_view(self, seat)

@@ -7,7 +7,7 @@ that seat's own hole cards only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from engine.evaluation import evaluate
@@ -22,6 +22,7 @@ from engine.views import (
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.betting.hand import Hand
+    from engine.cards import Card
 
 
 def _legal_view(hand: Hand) -> LegalActionsView | None:
@@ -46,7 +47,7 @@ def _pot_views(hand: Hand) -> tuple[PotView, ...]:
     return tuple(PotView(_pot_label(k), p.amount, p.eligible) for k, p in enumerate(hand.pots))
 
 
-def _description(hand: Hand, cards) -> str:
+def _description(hand: Hand, cards: Iterable[Card]) -> str:
     allc = tuple(cards) + hand.board
     if len(allc) < 5:
         return ""

@@ -47,7 +47,7 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool],
         ``sum(contributions) + dead`` exactly (chips above the highest live contribution
         merge down into the top pot).  Empty when there is nothing to layer.
     """
-    levels = sorted({c for c, lv in zip(contributions, live) if lv and c > 0})
+    levels = sorted({c for c, lv in zip(contributions, live, strict=True) if lv and c > 0})
     pots: list[tuple[int, list[int]]] = []
     prev = 0
     n = len(contributions)

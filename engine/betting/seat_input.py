@@ -37,12 +37,18 @@ from engine.events import SeatButton
 class LegalLike(Protocol):
     """Field names shared by ``LegalActionsView`` and ``engine.betting.hand.LegalActions``."""
 
-    can_fold: bool
-    can_check: bool
-    can_call: bool
-    call_amount: int
-    min_raise_to: int | None
-    max_raise_to: int | None
+    @property
+    def can_fold(self) -> bool: ...
+    @property
+    def can_check(self) -> bool: ...
+    @property
+    def can_call(self) -> bool: ...
+    @property
+    def call_amount(self) -> int: ...
+    @property
+    def min_raise_to(self) -> int | None: ...
+    @property
+    def max_raise_to(self) -> int | None: ...
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.betting.hand import Hand, HandConfig
 from engine.cards import Card
 from engine.dealing.sequence import BOARD_STREETS, Draw, street_plan
-from engine.betting.hand import Hand, HandConfig
 
 
 @dataclass
@@ -49,7 +49,7 @@ class DealState:
     stopped: str | None = None
     exposed: list[int] = field(default_factory=list)   # card ids seen face up
     button_short_ruled: bool = False
-    replacing: dict[int, list] = field(default_factory=dict)  # seat -> [[draw n, becomes]]
+    replacing: dict[int, list[list[Any]]] = field(default_factory=dict)  # seat -> [[draw n, becomes]]
     first_ruling: int = 1   # rulings of this deal have ids >= this
     reported_complete: bool = False
 

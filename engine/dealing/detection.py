@@ -9,9 +9,14 @@ the profile and the ruling helpers): one method per situation of the rules table
 from __future__ import annotations
 
 import dataclasses
+import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
+from engine.dealing.irregularities import describe_expect
+from engine.dealing.outcomes import ActionHeld, Assigned, Note, Outcome
+from engine.dealing.registry import is_short_uid
 from engine.dealing.sequence import (
     BOARD,
     BOARD_COUNT,
@@ -29,9 +34,6 @@ from engine.dealing.sequence import (
 )
 from engine.errors import InvalidInputError
 from engine.events import CardDrawn, Declaration, PlayerAction
-from engine.dealing.irregularities import describe_expect
-from engine.dealing.outcomes import ActionHeld, Note, Outcome
-from engine.dealing.registry import is_short_uid
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
@@ -55,14 +57,14 @@ class Detection:
     s: DealState
     profile: HouseProfile
     registry: DeckRegistry
-    _ruling: Any
-    _misdeal: Any
-    _record: Any
-    _set_draw: Any
-    _rebuild: Any
-    _assigned: Any
-    _rng: Any
-    substantial_action: Any
+    _ruling: Callable[..., list[Outcome]]
+    _misdeal: Callable[..., list[Outcome]]
+    _record: Callable[..., Draw]
+    _set_draw: Callable[..., Draw]
+    _rebuild: Callable[..., None]
+    _assigned: Callable[[Draw], Assigned]
+    _rng: Callable[[int], random.Random]
+    substantial_action: Callable[[], bool]
 
     # ------------------------------------------------------------------ cards
     def _foreign(self, ev: CardDrawn, card: Card | None, uid: str) -> list[Outcome]:
@@ -132,7 +134,7 @@ class Detection:
             burn = four[pick]
             rest = [c for c in four if c != burn]
             self._rebuild(board=rest)
-            for n_, c in zip(ns + [d.n], four):
+            for n_, c in zip(ns + [d.n], four, strict=False):
                 self._set_draw(n_, destination=BURN if c == burn else BOARD,
                                street="turn" if c == burn else "flop", exposed=True)
             if s.plans["turn"][:1] == [BURN]:
@@ -258,11 +260,11 @@ class Detection:
                 pick = self._rng(ns[-1]).randrange(3)
                 burn = cards[pick]
                 rest = [c for c in cards if c != burn]
-                self._rebuild(board=rest)  # type: ignore[arg-type]
-                for n_, c in zip(ns, cards):
+                self._rebuild(board=rest)
+                for n_, c in zip(ns, cards, strict=False):
                     self._set_draw(n_, destination=BURN if c == burn else BOARD, exposed=True)
                 instr = (f"Chosen at random by the table: the {burn.name} is the burn; the flop "  # type: ignore[union-attr]
-                         f"is {_names(rest)} plus the next card.")  # type: ignore[arg-type]
+                         f"is {_names(rest)} plus the next card.")
                 rule = "TDA 39-B"
             elif knob == "first_card_burns":
                 self._set_draw(ns[0], exposed=True)
@@ -278,7 +280,7 @@ class Detection:
                 instr = "Return the flop to the stub and reshuffle; then burn and deal a new flop."
                 rule = "TDA 39-B (house: redeal)"
             return self._ruling(
-                "MISSED_BURN", f"The flop was dealt without a burn: {_names(cards)}.",  # type: ignore[arg-type]
+                "MISSED_BURN", f"The flop was dealt without a burn: {_names(cards)}.",
                 instr + " Then the action.", ev.t, row="B5", rule=rule) + [held]
         # turn or river: one card out (taken as the burn), no street card yet
         x = cards[-1]

@@ -124,7 +124,7 @@ def make_profile(name: str = "tda2024", **knobs: Any) -> HouseProfile:
 
 
 # --- the substantial-action gate ---------------------------------------------------------
-def substantial_action(actions: Iterable[tuple], gate: str = "tda") -> bool:
+def substantial_action(actions: Iterable[tuple[int, str, int | None]], gate: str = "tda") -> bool:
     """Whether substantial action has occurred.
 
     Args:

@@ -42,36 +42,10 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine.betting.hand import Hand, HandConfig
 from engine.cards import Card
 from engine.dealing.deal_state import DealState
-from engine.dealing.sequence import (
-    BETTING,
-    BOARD,
-    BOARD_COUNT,
-    BURN,
-    DEAD,
-    HOLE,
-    RESHUFFLE,
-    SET_ASIDE,
-    STUB,
-    Draw,
-    hole_order,
-    hole_slots,
-    street_of_board,
-)
 from engine.dealing.detection import Detection
-from engine.errors import IllegalActionError, InvalidInputError
-from engine.events import (
-    CardDrawn,
-    Declaration,
-    Event,
-    PlayerAction,
-    ShoeReloaded,
-    StubReshuffled,
-    event_from_dict,
-    event_to_dict,
-)
-from engine.betting.hand import Hand, HandConfig
 from engine.dealing.irregularities import (
     CATALOGUE,
     HouseProfile,
@@ -96,6 +70,32 @@ from engine.dealing.outcomes import (
     RulingIssued,
 )
 from engine.dealing.registry import DeckCheck, DeckRegistry
+from engine.dealing.sequence import (
+    BETTING,
+    BOARD,
+    BOARD_COUNT,
+    BURN,
+    DEAD,
+    HOLE,
+    RESHUFFLE,
+    SET_ASIDE,
+    STUB,
+    Draw,
+    hole_order,
+    hole_slots,
+    street_of_board,
+)
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.events import (
+    CardDrawn,
+    Declaration,
+    Event,
+    PlayerAction,
+    ShoeReloaded,
+    StubReshuffled,
+    event_from_dict,
+    event_to_dict,
+)
 from engine.views import RulingView, SeatDisplayView, TablePublicView
 
 ACTIONS = ("fold", "check_call", "bet_raise", "show", "muck")
@@ -256,7 +256,7 @@ class DealingProcedure(Detection):
             if d.uid not in self.registry:
                 continue  # foreign tag: not one of this deck's 52
             if d.destination == HOLE:
-                folded = d.seat in h.stacks and h.status(d.seat) == "folded"  # type: ignore
+                folded = d.seat in h.stacks and h.status(d.seat) == "folded"
                 groups["mucked" if folded else "hole"].append(d.card)
             else:
                 groups.setdefault(d.destination, []).append(d.card)

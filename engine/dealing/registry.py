@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import ALL_CARDS, Card, Deck
 from engine.errors import InvalidInputError
@@ -199,12 +200,12 @@ class DeckRegistry:
         ok = not missing and not dup and not foreign and sum(n for _, n in counts) == DECK_SIZE
         return DeckCheck(ok, tuple(counts), missing, dup, tuple(foreign))
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """``{"name": ..., "cards": {uid: "As", ...}}`` (JSON-able)."""
         return {"name": self.name, "cards": {u: str(c) for u, c in self._by_uid.items()}}
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> DeckRegistry:
+    def from_dict(cls, d: Mapping[str, Any]) -> DeckRegistry:
         """Inverse of :meth:`to_dict`.  Raises the registry errors on bad content."""
         if not isinstance(d, Mapping) or not isinstance(d.get("cards"), Mapping):
             raise RegistryError("a deck registry needs {'name': ..., 'cards': {uid: card}}")
@@ -263,7 +264,7 @@ class DeckRegistration:
     def finish(self) -> DeckRegistry:
         if len(self._uids) != DECK_SIZE:
             raise DeckCountError(f"registration has {len(self._uids)} cards, expected {DECK_SIZE}")
-        return DeckRegistry(zip(self._uids, self.order), name=self.name)
+        return DeckRegistry(zip(self._uids, self.order, strict=True), name=self.name)
 
 
 def register_from_draws(uids: Sequence[str], order: Sequence[Card] | None = None,
@@ -297,4 +298,4 @@ def make_test_deck(seed: int, name: str | None = None) -> DeckRegistry:
         if u not in seen:
             seen.add(u)
             uids.append(u)
-    return DeckRegistry(zip(uids, ALL_CARDS), name=name or f"test-{seed}")
+    return DeckRegistry(zip(uids, ALL_CARDS, strict=True), name=name or f"test-{seed}")

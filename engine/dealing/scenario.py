@@ -36,16 +36,16 @@ import json
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
-from engine.cards import Card
-from engine.errors import InvalidInputError, PokerTableError
-from engine.events import Event, event_from_dict
 from engine.betting.hand import HandConfig
+from engine.cards import Card
 from engine.dealing.irregularities import make_profile
 from engine.dealing.outcomes import Outcome
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
+from engine.errors import InvalidInputError, PokerTableError
+from engine.events import Event, event_from_dict
 
 PRINTED = ("ruling", "ruling_decided", "hand_voided", "hand_redealt", "pot_awarded",
            "hand_complete", "expected_next")
@@ -87,7 +87,7 @@ class ScenarioResult:
         return [d["code"] for d in self.lines if d["event"] == "ruling"]
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.cards import Card
 from engine.errors import InvalidInputError
@@ -126,13 +127,13 @@ class Draw:
     street: str | None = None
     exposed: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "shoe_draw": self.shoe_draw, "uid": self.uid,
                 "card": str(self.card) if self.card else None, "destination": self.destination,
                 "seat": self.seat, "street": self.street, "exposed": self.exposed}
 
     @classmethod
-    def from_dict(cls, d: dict) -> Draw:
+    def from_dict(cls, d: dict[str, Any]) -> Draw:
         return cls(d["n"], d["shoe_draw"], d["uid"],
                    Card.parse(d["card"]) if d.get("card") else None, d["destination"],
                    d.get("seat"), d.get("street"), bool(d.get("exposed")))

@@ -356,7 +356,7 @@ def hand_from_table(table: Mapping[str, Any], label: str | None = None,
     raw_actions = _list(table, "actions", where, None)
     # Decimal places over every amount of the hand, bet amounts included.
     amounts: list[Decimal] = [min_bet_dec]
-    for key, vals in lists.items():
+    for vals in lists.values():
         amounts += [v for v in vals if v is not None and v.is_finite()]
     for text in raw_actions:
         w = str(text).split("#")[0].split()
@@ -567,19 +567,3 @@ def dumps_hands(hands: Iterable[PhhHand], *, public: bool = True) -> str:
         label = h.label if h.label is not None else str(i)
         parts.append("\n".join([f"[{_toml_key(label)}]"] + _body(h)))
     return "\n\n".join(parts) + "\n"
-
-
-# --------------------------------------------------------------------------- replay
-
-def replay_hand(hand: PhhHand):  # -> engine.history.phh_replay.ReplayResult
-    """Replay one hand through our engine and judge it; see :mod:`engine.history.phh_replay`."""
-    from engine.history.phh_replay import replay_hand as _replay
-
-    return _replay(hand)
-
-
-def deal_sequence(hand: PhhHand, *, burns: bool = True):  # -> list[DealStep]
-    """Physical dealing order with concrete cards; see :func:`engine.history.phh_replay.deal_sequence`."""
-    from engine.history.phh_replay import deal_sequence as _deal_sequence
-
-    return _deal_sequence(hand, burns=burns)

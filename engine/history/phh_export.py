@@ -32,7 +32,6 @@ from typing import Any
 from engine.cards import Card
 from engine.history.phh import PhhAction, PhhError, PhhHand
 
-
 _BETTING = ("fold", "check_or_call", "bet_or_raise_to")
 
 

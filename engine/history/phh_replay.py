@@ -507,7 +507,7 @@ def _check(h: PhhHand, run: _Run, notes: list[str]) -> tuple[str, list[str]]:
         if tuple(h.finishing_stacks) != fin:
             problems.append("finishing stacks differ: " + "; ".join(
                 f"p{p} recorded {_fmt(h, r)}, ours {_fmt(h, o)}"
-                for p, (r, o) in enumerate(zip(h.finishing_stacks, fin), 1) if r != o))
+                for p, (r, o) in enumerate(zip(h.finishing_stacks, fin, strict=False), 1) if r != o))
         else:
             notes.append("finishing stacks match the record")
     return (MISMATCH if problems else OK), problems
@@ -548,7 +548,7 @@ def _check_winnings(h: PhhHand, run: _Run, won: tuple[int, ...], notes: list[str
                      + ", which our engine returns as uncalled (same chips)")
         return []
     diff = "; ".join(f"p{p} recorded {_fmt(h, r)}, ours {_fmt(h, o)}"
-                     for p, (r, o) in enumerate(zip(rec, won), 1) if r != o)
+                     for p, (r, o) in enumerate(zip(rec, won, strict=False), 1) if r != o)
     flop = any(getattr(op, "OP", "") == "deal_board" for op in run.hand.operations)
     pot, total = sum(won), sum(rec)
     if total in (pot, sum(with_blind)):
@@ -556,7 +556,7 @@ def _check_winnings(h: PhhHand, run: _Run, won: tuple[int, ...], notes: list[str
         return [f"recorded winnings split the pot differently: {diff}"]
     if total < pot:
         rake = pot - total
-        if all(r <= o for r, o in zip(rec, won)) and rake * 100 <= pot * 15:
+        if all(r <= o for r, o in zip(rec, won, strict=False)) and rake * 100 <= pot * 15:
             notes.append(f"winners match; recorded winnings are net of a rake of "
                          f"{_fmt(h, rake)} ({rake * 100 / pot:.1f}% of the pot {_fmt(h, pot)}"
                          + ("" if flop else ", taken without a flop") + ")")
@@ -587,7 +587,7 @@ def _trimming_note(h: PhhHand, pl: ReplayPlan, ours: tuple[int, ...]) -> str | N
             f"{_fmt(h, ante)} back to p{p}")
     if alt is not None and alt != ours:
         base += " (finishing " + ", ".join(
-            f"p{i} {_fmt(h, a)}" for i, (a, o) in enumerate(zip(alt, ours), 1) if a != o) + ")"
+            f"p{i} {_fmt(h, a)}" for i, (a, o) in enumerate(zip(alt, ours, strict=False), 1) if a != o) + ")"
     if h.finishing_stacks is not None:
         if tuple(h.finishing_stacks) == ours:
             return (base + "; the recorded finishing_stacks contradict that flag and agree "

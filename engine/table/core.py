@@ -33,11 +33,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
-from engine.table import views as table_views
-from engine.tournament.clock import ClockAlert
+from engine.betting.hand import Hand, HandConfig
+from engine.betting.seat_input import IDLE, SeatInput, apply_seat_button
+from engine.dealing.irregularities import HouseProfile, make_profile
+from engine.dealing.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
+from engine.dealing.procedure import DealingProcedure
+from engine.dealing.registry import DeckRegistry, make_test_deck
 from engine.effects import Alert, Effect, HandHistory, LogLine, Notice, ShoeCommand
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.events import (
@@ -54,12 +59,9 @@ from engine.events import (
     ShoeStatus,
     StubReshuffled,
 )
-from engine.betting.hand import HandConfig
-from engine.dealing.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
+from engine.table import views as table_views
 from engine.table.positions import Positions, next_positions
-from engine.dealing.procedure import DealingProcedure
-from engine.dealing.registry import DeckRegistry, make_test_deck
-from engine.betting.seat_input import IDLE, SeatInput, apply_seat_button
+from engine.tournament.clock import ClockAlert
 from engine.tournament.structure import load_structure
 from engine.tournament.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
@@ -110,15 +112,13 @@ class TableSettings:
         d["house_rules"] = dict(self.house_rules)
         return d
 
-    def house_profile(self):
+    def house_profile(self) -> HouseProfile:
         """The :class:`engine.dealing.irregularities.HouseProfile`: ``profile`` with the
         ``house_rules`` knobs overriding it."""
-        from engine.dealing.irregularities import make_profile
-
         return make_profile(self.profile, **dict(self.house_rules))
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "TableSettings":
+    def from_dict(cls, d: Mapping[str, Any]) -> TableSettings:
         d = dict(d)
         d["players"] = {int(k): v for k, v in d["players"].items()}
         return cls(**d)
@@ -151,7 +151,7 @@ class TableCore:
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def new(cls, settings: TableSettings) -> "TableCore":
+    def new(cls, settings: TableSettings) -> TableCore:
         """A fresh table: the players of ``settings`` registered, nothing started.
 
         Raises:
@@ -164,13 +164,13 @@ class TableCore:
         return cls(settings, t, make_test_deck(settings.deck_seed))
 
     @classmethod
-    def from_config(cls, config: Any) -> "TableCore":
+    def from_config(cls, config: Any) -> TableCore:
         """A fresh table from a :class:`pi_app.service.config.TableConfig` (its ``table_settings``)."""
         return cls.new(config.table_settings())
 
     # ------------------------------------------------------------------ reading
     @property
-    def hand(self):
+    def hand(self) -> Hand | None:
         """The :class:`engine.betting.hand.Hand` being played, or None between hands."""
         return self.proc.hand if self.proc is not None else None
 
@@ -583,7 +583,7 @@ class TableCore:
         }
 
     @classmethod
-    def restore(cls, data: Mapping[str, Any]) -> "TableCore":
+    def restore(cls, data: Mapping[str, Any]) -> TableCore:
         """Inverse of :meth:`snapshot` (the clock comes back exactly as it was)."""
         if data.get("version") != SNAPSHOT_VERSION:
             raise InvalidInputError(f"table snapshot version {data.get('version')!r} is not "

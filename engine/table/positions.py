@@ -59,8 +59,8 @@ def next_positions(previous: Positions, active: list[int],
     if len(active) == 2:
         other = next(s for s in active if s != bb)
         return Positions(other, other, bb)
-    sb: int | None = previous.big_blind
-    button = previous.small_blind if previous.small_blind is not None else sb
-    if button == bb:
-        button = sb
-    return Positions(button, sb, bb)
+    sb_seat = previous.big_blind
+    btn = previous.small_blind if previous.small_blind is not None else sb_seat
+    if btn == bb:
+        btn = sb_seat
+    return Positions(btn, sb_seat, bb)

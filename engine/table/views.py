@@ -76,7 +76,8 @@ def summary(core: TableCore) -> dict[str, Any]:
     for place, e in tour.standings():
         if place is not None and e.seat is not None and (not e.active or tour.finished):
             places[str(e.seat)] = place
-    stacks = (core.hand.stacks if core.in_hand or core.free_hand  # type: ignore[union-attr]
+    hand = core.hand
+    stacks = (hand.stacks if hand is not None and (core.in_hand or core.free_hand)
               else tour.stacks())
     if not stacks and tour.finished:  # a timed final: the stacks when the time ran out
         stacks = {e.seat: e.chips_at_out for e in tour.entrants

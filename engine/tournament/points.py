@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import InvalidInputError
+from engine.tournament.structure import PointsConfig
 
 #: Named formulas (the text a structure file may give as ``formula``).
 FORMULA_PRESETS = {
@@ -249,7 +250,7 @@ def table_points(table: tuple[float, ...] | list[float], *, n: int, k: int,
     return base * factor + knockouts * knockout_bonus + high_hands * high_hand_bonus
 
 
-def league_points(config, *, n: int, k: int, b: float, e: float | None = None,
+def league_points(config: PointsConfig, *, n: int, k: int, b: float, e: float | None = None,
                   knockouts: int = 0, high_hands: int = 0) -> float:
     """Points for a :class:`engine.tournament.structure.PointsConfig`."""
     if config.kind == "table":

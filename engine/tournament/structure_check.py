@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from engine.tournament.structure import (
     COLOR_UP_RULES,
@@ -37,7 +37,7 @@ MAX_LEVEL_MINUTES = 24 * 60
 MAX_LEVEL_HANDS = 1000
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -55,18 +55,18 @@ class Validator:
     def bad(self, where: str, what: str) -> None:
         self.problems.append(f"{self.f}: {where}: {what}" if where else f"{self.f}: {what}")
 
-    def table(self, raw: dict, key: str) -> dict:
+    def table(self, raw: dict[str, Any], key: str) -> dict[str, Any]:
         v = raw.get(key, {})
         if not isinstance(v, dict):
             self.bad(f"[{key}]", "must be a table")
             return {}
         return v
 
-    def unknown(self, d: dict, allowed: set[str], where: str) -> None:
+    def unknown(self, d: dict[str, Any], allowed: set[str], where: str) -> None:
         for k in sorted(set(d) - allowed):
             self.bad(where, f"unknown key {k!r} (expected one of {', '.join(sorted(allowed))})")
 
-    def int_field(self, d: dict, key: str, where: str, *, default: int | None = None,
+    def int_field(self, d: dict[str, Any], key: str, where: str, *, default: int | None = None,
                   minimum: int = 0) -> int | None:
         if key not in d:
             return default
@@ -76,7 +76,7 @@ class Validator:
             return default
         return v
 
-    def build(self, raw: dict) -> Structure:
+    def build(self, raw: dict[str, Any]) -> Structure:
         self.unknown(raw, _TOP_KEYS, "")
         t = self.table(raw, "tournament")
         self.unknown(t, {"name", "source", "buy_in", "raise_rule", "heads_up_hand_limit"},
@@ -111,7 +111,7 @@ class Validator:
             path=self.f)
 
     # -- chips
-    def chips(self, c: dict) -> tuple[tuple[Chip, ...], dict[int, int], str]:
+    def chips(self, c: dict[str, Any]) -> tuple[tuple[Chip, ...], dict[int, int], str]:
         self.unknown(c, {"set", "starting", "starting_stack", "color_up_rule"}, "[chips]")
         rule = c.get("color_up_rule", "round_up")
         if rule not in COLOR_UP_RULES:
@@ -256,7 +256,7 @@ class Validator:
         return tuple(out)
 
     # -- entries
-    def late(self, lr: dict, last_number: int, starting: dict[int, int]) -> LateRegistration:
+    def late(self, lr: dict[str, Any], last_number: int, starting: dict[int, int]) -> LateRegistration:
         where = "[late_registration]"
         self.unknown(lr, {"last_level", "deductions", "close_at_first_raise"}, where)
         first_raise = lr.get("close_at_first_raise", False)
@@ -292,7 +292,7 @@ class Validator:
         return LateRegistration(last, dict(sorted(deductions.items())), first_raise)
 
     # -- extras
-    def bounty(self, raw: dict, chips: tuple[Chip, ...]) -> Bounty | None:
+    def bounty(self, raw: dict[str, Any], chips: tuple[Chip, ...]) -> Bounty | None:
         if "bounty" not in raw:
             return None
         b = self.table(raw, "bounty")
@@ -305,7 +305,7 @@ class Validator:
             self.bad("[bounty]", f"a bounty of {v} cannot be made from the chip set")
         return Bounty(v)
 
-    def wheel(self, raw: dict, chips: tuple = ()) -> BonusWheel | None:
+    def wheel(self, raw: dict[str, Any], chips: tuple[Chip, ...] = ()) -> BonusWheel | None:
         if "bonus_wheel" not in raw:
             return None
         w = self.table(raw, "bonus_wheel")
@@ -330,7 +330,7 @@ class Validator:
                                 f"(the smallest chip is {unit})")
         return BonusWheel(str(w.get("name", "Bonus wheel")), first, last, tuple(seg))
 
-    def qualifiers(self, raw: dict) -> Qualifiers | None:
+    def qualifiers(self, raw: dict[str, Any]) -> Qualifiers | None:
         if "qualifiers" not in raw:
             return None
         q = self.table(raw, "qualifiers")
@@ -350,7 +350,7 @@ class Validator:
             return None
         return Qualifiers(rounds, float(minutes), advance, float(final))
 
-    def payouts(self, raw: dict) -> tuple[PayoutBracket, ...]:
+    def payouts(self, raw: dict[str, Any]) -> tuple[PayoutBracket, ...]:
         if "payouts" not in raw:
             return ()
         p = self.table(raw, "payouts")
@@ -386,7 +386,7 @@ class Validator:
             out.append(PayoutBracket(lo, hi, tuple(float(x) for x in pct)))
         return tuple(out)
 
-    def points(self, raw: dict) -> PointsConfig | None:
+    def points(self, raw: dict[str, Any]) -> PointsConfig | None:
         if "points" not in raw:
             return None
         from engine.tournament.points import FORMULA_PRESETS, FormulaError, check_formula

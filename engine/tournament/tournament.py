@@ -51,10 +51,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import IllegalActionError, InvalidInputError
 from engine.tournament import report
 from engine.tournament.clock import Clock, ClockAlert, ClockError, SnapshotError
 from engine.tournament.color_up import ColorUpResult, color_up
-from engine.errors import IllegalActionError, InvalidInputError
 from engine.tournament.structure import Structure
 from engine.views import ClockView, WheelView
 

@@ -123,7 +123,7 @@ def decode(line):
     try:
         msg = json.loads(body.decode("utf-8"))
     except ValueError:  # includes UnicodeError on both CPython and MicroPython
-        raise FrameError("CRC ok but JSON does not parse")
+        raise FrameError("CRC ok but JSON does not parse") from None
     check_envelope(msg)
     return msg
 

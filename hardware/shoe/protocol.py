@@ -122,7 +122,7 @@ DEVICE_TYPES: dict[str, type[DeviceMessage]] = {
     "heartbeat": Heartbeat, "error": Error,
 }
 _FIELDS = {
-    name: {f for f in cls.__dataclass_fields__} - {"v", "boot", "seq", "ms"}
+    name: set(cls.__dataclass_fields__) - {"v", "boot", "seq", "ms"}
     for name, cls in DEVICE_TYPES.items()
 }
 _TYPES = {"fw": str, "reader": str, "acked": int, "mode": str, "locked": bool, "uid": str,

@@ -32,7 +32,7 @@ def show_json(s: Structure) -> dict:
     ``min_bet`` (the minimum bet of a no-blind level; None otherwise) and, at the top,
     ``buy_in`` and ``raise_rule`` (``"standard"`` or ``"double"``)."""
     out = s.to_json()
-    for d, lv in zip(out["levels"], s.levels):
+    for d, lv in zip(out["levels"], s.levels, strict=True):
         d.setdefault("min_bet", lv.min_bet if not lv.is_break and not lv.big_blind else None)
     out.setdefault("buy_in", s.buy_in)
     out.setdefault("raise_rule", s.raise_rule)

@@ -128,7 +128,7 @@ class Canvas:
         # every card drawn face up in this frame (checked by the secrets test)
         self.faces: list = faces if faces is not None else []
 
-    def sub(self, x: float, y: float, w: float, h: float) -> "Canvas":
+    def sub(self, x: float, y: float, w: float, h: float) -> Canvas:
         """A child canvas for the design rectangle (x, y, w, h), same scale and face log."""
         return Canvas(self.surface, self.rect(x, y, w, h), (w, h), self.faces, self.s)
 

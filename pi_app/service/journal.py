@@ -185,7 +185,7 @@ def check_journal_path(path: Path) -> bool:
             raise JournalPathError(
                 f"{path}: a parent of the journal is not a directory") from None
         if not stat.S_ISDIR(pst.st_mode):
-            raise JournalPathError(f"{path}: parent {path.parent} is not a directory")
+            raise JournalPathError(f"{path}: parent {path.parent} is not a directory") from None
         return False
     except NotADirectoryError:
         raise JournalPathError(f"{path}: a parent of the journal is not a directory") from None

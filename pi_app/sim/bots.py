@@ -17,7 +17,7 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from engine.views import LegalActionsView
+from engine.betting.seat_input import LegalLike
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def decide(legal: LegalActionsView, *, seed: int, hand_number: int, step: int,
+def decide(legal: LegalLike, *, seed: int, hand_number: int, step: int,
            style: str = "loose") -> BotDecision:
     """Choose a legal action.
 
@@ -48,7 +48,7 @@ def decide(legal: LegalActionsView, *, seed: int, hand_number: int, step: int,
     """
     rng = _rng(seed, hand_number, step, style)
     x = rng.random()
-    can_raise = legal.min_raise_to is not None and legal.max_raise_to is not None
+    lo, hi = legal.min_raise_to, legal.max_raise_to
     facing = legal.can_call and legal.call_amount > 0
     if facing and legal.can_fold:
         # the bigger the bet against the stack, the likelier the fold
@@ -57,8 +57,7 @@ def decide(legal: LegalActionsView, *, seed: int, hand_number: int, step: int,
         fold_p = (0.30 if style == "loose" else 0.45) + 0.5 * pressure
         if x < fold_p:
             return BotDecision("fold")
-    if can_raise and x > 0.90:
-        lo, hi = legal.min_raise_to, legal.max_raise_to  # type: ignore[assignment]
+    if lo is not None and hi is not None and x > 0.90:
         if x > 0.995:
             return BotDecision("bet_raise", hi)
         steps = rng.randint(0, 2)

@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.betting.seat_input import presses_for
 from engine.events import PlayerAction
 from engine.history.phh import UnknownVariantError
 from engine.history.phh_replay import OK, deal_sequence, replay_hand
-from engine.betting.seat_input import presses_for
 from engine.table.core import TableSettings
 from pi_app.sim.policy import DELAYS, Step
 from pi_app.sim.simulator import SimOptions, Simulation

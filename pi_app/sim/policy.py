@@ -28,8 +28,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from engine.dealing.sequence import BOARD, BURN, HOLE, REPEAT, RESHUFFLE, STUB  # slot names
 from engine.betting.seat_input import presses_for
+from engine.dealing.sequence import BOARD, BURN, HOLE, REPEAT, RESHUFFLE, STUB  # slot names
 from engine.table.core import TableCore
 from pi_app.sim.bots import decide
 

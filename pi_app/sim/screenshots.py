@@ -210,7 +210,7 @@ class DeskWindow:
         self.window = pygame.display.set_mode((self.tv_w, self.tv_h + self.strip_h))
         pygame.display.set_caption("Poker table (simulated): TV and seat displays")
         self.window.fill((12, 14, 20))
-        self._font = None
+        self._font: Any = None  # a pygame Font, made on first use
         self.closed = False
 
     def _label(self, text: str):

@@ -271,7 +271,7 @@ class Simulation:
             raise SimStopped(stop.signum)
         return summary
 
-    def _run(self, stop: "_StopOnSignal") -> dict[str, Any]:
+    def _run(self, stop: _StopOnSignal) -> dict[str, Any]:
         try:
             self._settle()
             stuck = same = 0
@@ -400,7 +400,7 @@ class _StopOnSignal:
         self.signum = 0
         self._old: dict[int, Any] = {}
 
-    def __enter__(self) -> "_StopOnSignal":
+    def __enter__(self) -> _StopOnSignal:
         import signal
         import threading
 

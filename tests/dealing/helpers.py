@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from engine.cards import Card, Deck
-from engine.dealing.sequence import hole_order
-from engine.events import CardDrawn, PlayerAction
 from engine.betting.hand import HandConfig
+from engine.cards import Card, Deck
 from engine.dealing.outcomes import Outcome
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
+from engine.dealing.sequence import hole_order
+from engine.events import CardDrawn, PlayerAction
 
 _DECKS: dict[int, DeckRegistry] = {}
 

@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from engine.cards import Card
-from engine.errors import IllegalActionError, InvalidInputError
-from engine.events import CardDrawn, Declaration, PlayerAction, StubReshuffled
 from engine.betting.hand import HandConfig
+from engine.cards import Card
 from engine.dealing.outcomes import HandVoided, RulingIssued
 from engine.dealing.procedure import DealingProcedure, NoPendingRulingError
+from engine.errors import IllegalActionError, InvalidInputError
+from engine.events import CardDrawn, Declaration, PlayerAction, StubReshuffled
 from pi_app.cli.main import main
 from tests.dealing.builder import Builder
 from tests.dealing.helpers import play_random_hand

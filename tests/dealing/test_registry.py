@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import ALL_CARDS, Card, Deck
-from engine.errors import InvalidInputError
 from engine.dealing.registry import (
     BadUidError,
     DeckCountError,
@@ -18,6 +17,7 @@ from engine.dealing.registry import (
     normalize_uid,
     register_from_draws,
 )
+from engine.errors import InvalidInputError
 
 
 def test_make_test_deck_is_deterministic_and_full():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dealing.sequence import hole_order, street_plan
 from engine.dealing.irregularities import (
     KNOBS,
     PROFILES,
@@ -13,6 +12,7 @@ from engine.dealing.irregularities import (
     make_profile,
     substantial_action,
 )
+from engine.dealing.sequence import hole_order, street_plan
 
 
 def test_hole_order_clockwise_from_left_of_button_two_rounds():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from engine.cards import ALL_CARDS, Card, parse_cards
 from engine.betting.hand import Hand, HandConfig
+from engine.cards import ALL_CARDS, Card, parse_cards
 
 
 def stacked(hand: Hand, holes: Mapping[int, str], board: str = "") -> list[Card]:

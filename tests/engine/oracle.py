@@ -12,10 +12,10 @@ from collections.abc import Sequence
 
 from pokerkit import Automation, Mode, NoLimitTexasHoldem
 
-from engine.cards import ALL_CARDS, Card
-from engine.evaluation import evaluate_7_ids
 from engine.betting.hand import Hand, HandConfig
 from engine.betting.pots import build_pots
+from engine.cards import ALL_CARDS, Card
+from engine.evaluation import evaluate_7_ids
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
@@ -74,7 +74,7 @@ def random_hand(rng: random.Random, n: int | None = None, tie_bias: float = 0.3,
               for _ in range(n)]
     seats = sorted(rng.sample(range(1, 11), n))
     button = rng.choice(seats)
-    cfg = HandConfig(stacks=dict(zip(seats, stacks)), button=button, small_blind=sb,
+    cfg = HandConfig(stacks=dict(zip(seats, stacks, strict=True)), button=button, small_blind=sb,
                      big_blind=bb, ante=ante)
     cards = list(ALL_CARDS)
     rng.shuffle(cards)

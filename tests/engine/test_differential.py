@@ -66,10 +66,14 @@ def test_scenario_a_agrees_with_pokerkit():
     h = new_hand(stacks, button=4, small_blind=1, big_blind=2)
     s = _pk([stacks[x] for x in h.seats], 1, 2)
     h.deal_from(stacked(h, {1: "2c3d", 2: "4h5s", 3: "7c8d", 4: "9hTs"}))
-    h.bet_or_raise_to(16); s.complete_bet_or_raise_to(16)
-    h.check_or_call(); s.check_or_call()
-    h.bet_or_raise_to(19); s.complete_bet_or_raise_to(19)
-    h.check_or_call(); s.check_or_call()
+    h.bet_or_raise_to(16)
+    s.complete_bet_or_raise_to(16)
+    h.check_or_call()
+    s.check_or_call()
+    h.bet_or_raise_to(19)
+    s.complete_bet_or_raise_to(19)
+    h.check_or_call()
+    s.check_or_call()
     assert h.actor == 4 and s.actor_index == 3
     assert h.legal_actions().min_raise_to is None
     assert not s.can_complete_bet_or_raise_to()

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import Deck
 from engine.betting.hand import Hand, HandConfig
+from engine.cards import Deck
 from engine.history.phh import PhhError, dumps_hand, dumps_hands, loads_hand, loads_hands
 from engine.history.phh_export import hand_to_phh
 from engine.history.phh_replay import OK, replay_hand

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.betting.hand import Hand, HandConfig
 from engine.cards import ALL_CARDS
 from engine.errors import IllegalActionError
-from engine.betting.hand import Hand, HandConfig
 
 
 @st.composite

@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from engine.cards import Card, parse_cards
-from engine.errors import IllegalActionError, InvalidInputError
 from engine.betting.hand import ChipConservationError, Hand, HandConfig, InvalidHandConfigError
 from engine.betting.pots import build_pots, split_pot, uncalled
+from engine.cards import Card, parse_cards
+from engine.errors import IllegalActionError, InvalidInputError
 from tests.engine.helpers import new_hand, run_out, stacked, state_of
 
 HOLES4 = {1: "2c3d", 2: "4h5s", 3: "7c8d", 4: "9hTs"}
@@ -70,7 +70,8 @@ def test_no_raising_own_raise_after_everyone_calls():
     deck = stacked(h, {1: "2c3d", 2: "4h5s", 3: "7c8d"})
     h.deal_from(deck)
     h.bet_or_raise_to(30)      # seat 3
-    h.check_or_call(); h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
     assert h.street == "flop" and h.actor is None and h.next_deal() == ("burn", None)
 
 
@@ -138,7 +139,9 @@ def test_no_blind_game_min_bet_and_first_to_act_left_of_button():
     assert h.actor == 3
     la = h.legal_actions()
     assert la.can_check and la.min_raise_to == 50
-    h.check_or_call(); h.check_or_call(); h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
     assert h.street == "flop"
 
 
@@ -159,7 +162,8 @@ def test_single_blind_and_live_post():
     assert h.bets == {1: 4, 2: 0, 3: 4, 4: 0}
     h.deal_from(stacked(h, {1: "2c3d", 2: "4h5s", 3: "7c8d", 4: "9hTs"}))
     assert h.actor == 2
-    h.check_or_call(); assert h.actor == 3
+    h.check_or_call()
+    assert h.actor == 3
     la = h.legal_actions()
     assert la.can_check and la.min_raise_to == 8          # the poster has the option
 
@@ -261,7 +265,8 @@ def test_showdown_order_and_muck():
                 h.check_or_call()
     h.check_or_call()               # seat 1 checks the river
     h.bet_or_raise_to(50)           # seat 2 bets: last aggressor
-    h.check_or_call(); h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
     assert h.street == "showdown" and h.showdown_order == (2, 3, 1)
     h.show(2)
     assert not h.can_show(2)

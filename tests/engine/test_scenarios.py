@@ -142,7 +142,11 @@ def test_f_call_amount_facing_short_all_in_is_the_all_in_amount():
     h = new_hand({1: 1000, 2: 1000, 3: 130, 4: 1000}, button=4, small_blind=5, big_blind=10)
     deck = stacked(h, {1: "2c3d", 2: "4h5s", 3: "7c8d", 4: "9hTs"}, "AhKhQh2s3s")
     h.deal_from(deck)
-    h.check_or_call(); h.check_or_call(); h.check_or_call(); h.check_or_call()  # limp to flop
+    # limp to flop
+    h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
     h.deal_from(deck)
     assert h.actor == 1
     h.bet_or_raise_to(100)
@@ -167,7 +171,8 @@ def test_h_mucked_and_burned_cards_are_never_dealt_again():
     deck = stacked(h, {1: "AsAh", 2: "KsKh", 3: "QsQh"}, "2c7d9hJsTc")
     h.deal_from(deck)
     h.fold()                                   # seat 3 folds QsQh into the muck
-    h.check_or_call(); h.check_or_call()
+    h.check_or_call()
+    h.check_or_call()
     burn = h.next_deal()
     assert burn == ("burn", None)
     for c in parse_cards("QsQhAsKh"):

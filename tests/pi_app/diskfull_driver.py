@@ -29,7 +29,7 @@ def main(argv: list[str] | None = None) -> int:
     screens = []
     clock = VirtualClock()
     service = build_service(None, journal_path=args.journal, core_factory=lambda: FakeCore(
-        {s: 10**9 for s in range(1, 7)}), clock=clock, snapshot_every=50, tick_interval=1.0)
+        dict.fromkeys(range(1, 7), 10 ** 9)), clock=clock, snapshot_every=50, tick_interval=1.0)
     service.loop.tv = screens.append
     loop, journal, core = service.loop, service.journal, service.loop.core
     steps_after = None

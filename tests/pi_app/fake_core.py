@@ -23,7 +23,7 @@ from engine.views import ClockView, ScreenState, SeatDisplayView, SeatPublic, Ta
 class FakeCore:
     def __init__(self, stacks: dict[int, int] | None = None, level_seconds: float = 20.0
                  ) -> None:
-        stacks = stacks or {s: 1000 for s in range(1, 7)}
+        stacks = stacks or dict.fromkeys(range(1, 7), 1000)
         self.s: dict[str, Any] = {
             "stacks": {str(k): v for k, v in sorted(stacks.items())},
             "hand": None, "hands_played": 0, "places": {}, "level": 1, "elapsed": 0.0,
@@ -34,7 +34,7 @@ class FakeCore:
     @classmethod
     def from_config(cls, config: Any) -> FakeCore:
         """A long game (deep stacks) for benchmarks."""
-        return cls({s: 10**9 for s in range(1, 7)})
+        return cls(dict.fromkeys(range(1, 7), 10 ** 9))
 
     # --- protocol -----------------------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

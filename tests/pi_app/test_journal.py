@@ -139,7 +139,7 @@ def test_missing_record_is_an_error(tmp_path: Path) -> None:
 def test_bad_snapshot_falls_back_to_an_older_one(tmp_path: Path) -> None:
     events = [ClockTick(t=float(i)) for i in range(1, 13)] + EVENTS[:1]
     path = tmp_path / "j.db"
-    j = make(path, [e for e in events], every=5)
+    j = make(path, list(events), every=5)
     seqs = [r[0] for r in j._con.execute("SELECT seq FROM snapshots ORDER BY seq")]
     assert seqs == [0, 5, 10]
     expected = recover(j, FakeCore).core.snapshot()

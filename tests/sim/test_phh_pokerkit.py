@@ -15,7 +15,7 @@ from pi_app.sim.simulator import SimOptions, Simulation
 
 def _differs_by_rule(h: dict) -> bool:
     blinds, stacks = h["blinds_or_straddles"], h["starting_stacks"]
-    short_blind = any(0 < s < b for s, b in zip(stacks, blinds))
+    short_blind = any(0 < s < b for s, b in zip(stacks, blinds, strict=False))
     split = sum(1 for w in h["winnings"] if w) > 1
     return "_bonus" in h or short_blind or split
 
@@ -34,9 +34,9 @@ def test_histories_of_a_tournament_load_in_pokerkit(tmp_path):
             continue
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            state = None
-            for state in HandHistory.loads(text):
-                pass
+            states = list(HandHistory.loads(text))
+        assert states, f.name
+        state = states[-1]
         assert list(state.stacks) == h["finishing_stacks"], f.name
         checked += 1
         acts = h["actions"]

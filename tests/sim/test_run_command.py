@@ -91,8 +91,8 @@ def test_restart_pauses_the_clock_as_of_the_stop_not_of_the_restart(tmp_path):
     """The time the service was down does not come off the level (docs/operations.md)."""
     import pytest
 
-    from pi_app.service.clock_source import VirtualClock
     from pi_app.cli.state import recovered_state
+    from pi_app.service.clock_source import VirtualClock
     from pi_app.service.daemon import _after_restart
     from pi_app.service.wiring import build_service
     from pi_app.sim.simulator import SimOptions, Simulation

@@ -3,6 +3,7 @@ snapshots, positions."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -122,7 +123,7 @@ def test_dead_button_moves_the_big_blind_one_seat_each_hand():
     assert len(seen) == 6
     order = sorted(core.tournament.stacks())
     assert len(order) == 5  # nobody busted in these hands, so every move is one seat
-    for a, b in zip(seen, seen[1:]):
+    for a, b in itertools.pairwise(seen):
         if a in order and b in order:
             assert order.index(b) == (order.index(a) + 1) % len(order)
 
