@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 
 import pi_app.cli.shoe as shoe_cmd
 from pi_app.cli.phh import NOT_PHH
 from tests.cli.helpers import assert_one_error_line, listing, run_main
+from tests.data_paths import data
 
-PHH = Path(__file__).resolve().parents[1] / "data" / "phh"
+PHH = data("phh")
 
 
 def test_phh_replay_skips_a_file_that_is_not_phh(tmp_path, capsys) -> None:

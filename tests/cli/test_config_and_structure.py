@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -12,8 +11,9 @@ from engine.betting.hand import HandConfig
 from engine.betting.hand_config import InvalidHandConfigError
 from engine.tournament.structure import StructureError, load_structure, parse_structure
 from tests.cli.helpers import assert_one_error_line, run_main
+from tests.data_paths import data
 
-VALID = Path(__file__).resolve().parents[1] / "data" / "tournament" / "valid_mixed.toml"
+VALID = data("tournament", "valid_mixed.toml")
 
 
 def test_small_blind_above_big_blind_is_rejected() -> None:

@@ -13,8 +13,9 @@ from engine.history.phh import MAX_CHIPS, PhhError, loads_hand
 from engine.history.phh_replay import MISMATCH, OK, deal_sequence, replay_hand
 from pi_app.sim.phh_sim import PhhSimulation
 from tests.cli.helpers import assert_one_error_line, run_main
+from tests.data_paths import data
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "phh"
+DATA = data("phh")
 
 HEADS_UP = """variant = 'NT'
 antes = [0, 0]

@@ -11,8 +11,9 @@ import pytest
 
 from engine.dealing.scenario import ScenarioError, parse_scenario
 from tests.cli.helpers import assert_one_error_line, run_main
+from tests.data_paths import data
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "dealing"
+DATA = data("dealing")
 GOOD = {"seats": {"1": 100, "2": 100}, "button": 1, "small_blind": 1, "big_blind": 2}
 
 

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import Deck
-from engine.events import event_from_dict
 from engine.dealing.scenario import parse_scenario
+from engine.events import event_from_dict
+from tests.data_paths import data
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
+DATA = data("dealing")
 
 
 class Builder:
@@ -23,7 +24,7 @@ class Builder:
                  profile: str = "tda2024", knobs: dict[str, Any] | None = None,
                  deck_seed: int = 1, shuffle_seed: int = 1, small_blind: int = 10,
                  big_blind: int = 20, description: str = "", **extra: Any) -> None:
-        stacks = seats if isinstance(seats, dict) else {s: 1000 for s in range(1, seats + 1)}
+        stacks = seats if isinstance(seats, dict) else dict.fromkeys(range(1, seats + 1), 1000)
         self.header: dict[str, Any] = {
             "name": name, "description": description,
             "seats": {str(k): v for k, v in stacks.items()},

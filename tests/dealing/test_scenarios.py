@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from engine.dealing.scenario import check_expect, load_scenario, run_scenario
+from tests.data_paths import data
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
+DATA = data("dealing")
 FILES = sorted(DATA.glob("*.jsonl"))
 
 

@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 
 from engine.cards import Card, Deck
-from engine.errors import PokerTableError
-from engine.events import CardDrawn, Declaration, PlayerAction, ShoeReloaded, StubReshuffled
 from engine.dealing.irregularities import PROFILES
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.scenario import load_scenario
+from engine.errors import PokerTableError
+from engine.events import CardDrawn, Declaration, PlayerAction, ShoeReloaded, StubReshuffled
+from tests.data_paths import data
 from tests.dealing.helpers import deck, random_config
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
+DATA = data("dealing")
 
 
 def secret_cards(proc: DealingProcedure) -> set[Card]:

@@ -17,11 +17,11 @@ from engine.history.phh import (
     loads_hands,
     parse_action,
 )
-from tests.engine.phh_data import FIXTURES, real_files, shared_phh_dir
+from tests.data_paths import REAL_PHH, data, real_phh_files
 
 
 def test_real_files_parse_with_the_counts_of_source_md():
-    counts = {p.name: len(loads_hands(p.read_text(), p.name)) for p in real_files()}
+    counts = {p.name: len(loads_hands(p.read_text(), p.name)) for p in real_phh_files()}
     assert counts == {"ABS-400NLH-143.phhs": 247, "IPN-400NLH-1149.phhs": 135,
                       "WSOP-2019-E42-D3-00-01-07.phh": 1}
 
@@ -29,7 +29,7 @@ def test_real_files_parse_with_the_counts_of_source_md():
 @pytest.mark.parametrize("name", ["ABS-400NLH-143.phhs", "IPN-400NLH-1149.phhs",
                                   "WSOP-2019-E42-D3-00-01-07.phh"])
 def test_real_files_write_back_byte_for_byte(name):
-    text = (shared_phh_dir() / name).read_text()
+    text = (REAL_PHH / name).read_text()
     hands = loads_hands(text, name)
     out = (dumps_hands(hands, public=False) if name.endswith(".phhs")
            else dumps_hand(hands[0], public=False))
@@ -39,7 +39,7 @@ def test_real_files_write_back_byte_for_byte(name):
 
 
 def test_amounts_with_cents_become_integer_chips_and_go_back():
-    abs1 = loads_hands((shared_phh_dir() / "ABS-400NLH-143.phhs").read_text())[0]
+    abs1 = loads_hands((REAL_PHH / "ABS-400NLH-143.phhs").read_text())[0]
     assert abs1.chips_per_unit == 100
     assert abs1.starting_stacks[0] == 81955          # 819.55
     assert abs1.antes == (100,) * 6 and abs1.blinds_or_straddles[:2] == (200, 400)
@@ -52,7 +52,7 @@ def test_amounts_with_cents_become_integer_chips_and_go_back():
 
 
 def test_inf_stacks_are_unknown():
-    ipn = loads_hands((shared_phh_dir() / "IPN-400NLH-1149.phhs").read_text())
+    ipn = loads_hands((REAL_PHH / "IPN-400NLH-1149.phhs").read_text())
     assert all(s is None for h in ipn for s in h.starting_stacks)
     assert "starting_stacks = [inf, inf]" in dumps_hands(ipn[:1], public=False)
 
@@ -68,7 +68,7 @@ def test_actions_parse_and_format_symmetrically():
 
 
 def test_public_history_hides_unrevealed_hole_cards():
-    h = loads_hand((FIXTURES / "wrong_winner.phh").read_text())
+    h = loads_hand((data("phh") / "wrong_winner.phh").read_text())
     public = dumps_hand(h, public=True)
     # p1 and p2 showed at the river: their cards stay; p3 folded unseen: hidden.
     assert "'d dh p1 QsQd'" in public and "'d dh p2 KsKd'" in public
@@ -80,14 +80,14 @@ def test_public_history_hides_unrevealed_hole_cards():
 
 
 def test_mucked_cards_stay_hidden_in_public():
-    text = (FIXTURES / "wrong_winner.phh").read_text().replace("'p1 sm QsQd'", "'p1 sm'")
+    text = (data("phh") / "wrong_winner.phh").read_text().replace("'p1 sm QsQd'", "'p1 sm'")
     h = loads_hand(text)
     public = dumps_hand(h)
     assert "QsQd" not in public and "'p1 sm'" in public
 
 
 def test_field_order_and_extra_fields_survive():
-    h = loads_hand((shared_phh_dir() / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
+    h = loads_hand((REAL_PHH / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
     assert h.extra["author"] == "Juho Kim" and h.extra["year"] == 2019
     text = dumps_hand(h, public=False)
     assert text.index("author =") > text.index("actions =")
@@ -101,7 +101,7 @@ def test_field_order_and_extra_fields_survive():
 ])
 def test_bad_files_raise_typed_errors(name, error, words):
     with pytest.raises(error) as info:
-        loads_hands((FIXTURES / name).read_text(), name)
+        loads_hands((data("phh") / name).read_text(), name)
     assert isinstance(info.value, PokerTableError) and isinstance(info.value, ValueError)
     assert words in str(info.value)
 
@@ -121,7 +121,7 @@ def test_bad_card_is_also_an_invalid_card_error():
      "decimals"),
 ])
 def test_malformed_hands(edit, words):
-    text = (FIXTURES / "bad_card.phh").read_text().replace("AsXx", "AsKs")
+    text = (data("phh") / "bad_card.phh").read_text().replace("AsXx", "AsKs")
     text = text.replace(*edit)
     with pytest.raises(PhhError) as info:
         loads_hand(text)

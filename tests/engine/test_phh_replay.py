@@ -7,16 +7,23 @@ import re
 import pytest
 
 from engine.history.phh import loads_hand, loads_hands
-from engine.history.phh_replay import MISMATCH, OK, SKIPPED, UNKNOWN_STACK, deal_sequence, replay_hand
+from engine.history.phh_replay import (
+    MISMATCH,
+    OK,
+    SKIPPED,
+    UNKNOWN_STACK,
+    deal_sequence,
+    replay_hand,
+)
 from pi_app.cli.main import main
-from tests.engine.phh_data import FIXTURES, real_files, shared_phh_dir
+from tests.data_paths import REAL_PHH, data, real_phh_files
 
 ALLOWED_SKIPS = ("contested showdown with unrecorded hole cards",
                  "the record ends with betting open")
 
 
 def _real_hands():
-    for path in real_files():
+    for path in real_phh_files():
         for h in loads_hands(path.read_text(), path.name):
             yield path.name, h
 
@@ -38,7 +45,7 @@ def test_skips_are_only_what_cannot_be_judged(real_results):
         assert any(s in r.reason for s in ALLOWED_SKIPS), (n, h.label, r.reason)
         assert r.finishing_stacks is None
     # A showdown is skipped only when a contender's cards are unknown.
-    for n, h, r in skipped:
+    for _n, h, r in skipped:
         if "contested showdown" in r.reason:
             assert any(a.kind == "deal_hole" and not a.known_cards for a in h.actions)
     # IPN #114 and #119 stop after a board card (SOURCE.md): incomplete.
@@ -69,7 +76,7 @@ def test_recorded_winners_win(real_results):
 
 
 def test_abs_hand_1_amounts():
-    h = loads_hands((shared_phh_dir() / "ABS-400NLH-143.phhs").read_text())[0]
+    h = loads_hands((REAL_PHH / "ABS-400NLH-143.phhs").read_text())[0]
     r = replay_hand(h)
     assert r.status == OK
     assert r.awarded == (0, 0, 0, 0, 1600, 0)  # 6 antes + 2 + 4 + the 4 matched
@@ -77,7 +84,7 @@ def test_abs_hand_1_amounts():
 
 
 def test_wsop_bb_ante_is_dead_money_and_the_flag_conflict_is_named():
-    h = loads_hand((shared_phh_dir() / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
+    h = loads_hand((REAL_PHH / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
     r = replay_hand(h)
     assert r.status == OK
     assert r.finishing_stacks == h.finishing_stacks
@@ -88,7 +95,7 @@ def test_wsop_bb_ante_is_dead_money_and_the_flag_conflict_is_named():
 
 
 def test_wsop_wrong_finishing_stacks_are_a_mismatch():
-    h = loads_hand((shared_phh_dir() / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
+    h = loads_hand((REAL_PHH / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
     trimmed = (17_600_000, 6_125_000) + h.finishing_stacks[2:]  # what trimming would give
     r = replay_hand(dataclasses.replace(h, finishing_stacks=trimmed))
     assert r.status == MISMATCH and "finishing stacks differ" in r.reason
@@ -102,7 +109,7 @@ def _mutate(h, index, text):
 
 
 def test_mutated_real_hands_are_caught():
-    hands = {h.label: h for h in loads_hands((shared_phh_dir() / "ABS-400NLH-143.phhs").read_text())}
+    hands = {h.label: h for h in loads_hands((REAL_PHH / "ABS-400NLH-143.phhs").read_text())}
     h1 = hands["1"]  # ... 'p5 cbr 20', 'p6 f', 'p1 f', 'p2 f'
     assert replay_hand(_mutate(h1, 8, "p5 cbr 5")).status == MISMATCH      # below a full raise
     assert replay_hand(_mutate(h1, 9, "p1 f")).status == MISMATCH          # out of turn
@@ -114,7 +121,7 @@ def test_mutated_real_hands_are_caught():
 
 @pytest.mark.parametrize("label", ["62", "70", "95", "184", "243"])
 def test_special_abs_hands(label):
-    h = {x.label: x for x in loads_hands((shared_phh_dir() / "ABS-400NLH-143.phhs").read_text())}[label]
+    h = {x.label: x for x in loads_hands((REAL_PHH / "ABS-400NLH-143.phhs").read_text())}[label]
     r = replay_hand(h)
     assert r.status == OK, r.reason
     if label == "62":
@@ -126,7 +133,7 @@ def test_special_abs_hands(label):
 
 
 def test_ipn_post_and_unknown_stacks():
-    h = {x.label: x for x in loads_hands((shared_phh_dir() / "IPN-400NLH-1149.phhs").read_text())}
+    h = {x.label: x for x in loads_hands((REAL_PHH / "IPN-400NLH-1149.phhs").read_text())}
     r = replay_hand(h["114"])
     assert "not clockwise" in r.reason and f"played as {UNKNOWN_STACK}" in r.reason
     r = replay_hand(h["1"])
@@ -134,7 +141,7 @@ def test_ipn_post_and_unknown_stacks():
 
 
 def test_fixture_edge_cases_replay_to_their_recorded_stacks():
-    hands = loads_hands((FIXTURES / "edge_cases.phhs").read_text())
+    hands = loads_hands((data("phh") / "edge_cases.phhs").read_text())
     for h in hands:
         r = replay_hand(h)
         assert r.status == OK, (h.label, r.reason)
@@ -148,12 +155,12 @@ def test_fixture_edge_cases_replay_to_their_recorded_stacks():
     ("wrong_winner.phh", "winners differ"),
 ])
 def test_fixture_mismatches(name, words):
-    r = replay_hand(loads_hand((FIXTURES / name).read_text()))
+    r = replay_hand(loads_hand((data("phh") / name).read_text()))
     assert r.status == MISMATCH and words in r.reason
 
 
 def test_deal_sequence_is_the_physical_order_and_burns_change_nothing(real_results):
-    for n, h, r in real_results:
+    for _n, h, r in real_results:
         seq = deal_sequence(h)
         cards = [s.card for s in seq]
         assert len(set(cards)) == len(cards)
@@ -180,7 +187,7 @@ def _run(capsys, *files):
 
 
 def test_cli_on_the_real_files(capsys):
-    code, lines, err = _run(capsys, *real_files())
+    code, lines, err = _run(capsys, *real_phh_files())
     assert code == 0 and err == ""
     rows = [json.loads(x) for x in lines[:-1]]
     assert len(rows) == 383
@@ -194,7 +201,7 @@ def test_cli_on_the_real_files(capsys):
 
 
 def test_cli_mismatch_exits_1(capsys):
-    code, lines, _ = _run(capsys, FIXTURES / "mixed.phhs", FIXTURES / "illegal_raise.phh")
+    code, lines, _ = _run(capsys, data("phh") / "mixed.phhs", data("phh") / "illegal_raise.phh")
     assert code == 1
     assert [json.loads(x)["status"] for x in lines[:-1]] == ["ok", "skipped", "mismatch"]
     assert lines[-1] == "1 passed, 1 failed, 1 skipped"
@@ -202,7 +209,7 @@ def test_cli_mismatch_exits_1(capsys):
 
 @pytest.mark.parametrize("name", ["broken.phh", "bad_card.phh", "does-not-exist.phh"])
 def test_cli_unreadable_input_exits_2_with_one_line(capsys, name):
-    code, lines, err = _run(capsys, FIXTURES / "mixed.phhs", FIXTURES / name)
+    code, lines, err = _run(capsys, data("phh") / "mixed.phhs", data("phh") / name)
     assert code == 2
     assert lines == []  # nothing replayed
     assert len(err.strip().splitlines()) == 1 and name in err
@@ -211,9 +218,9 @@ def test_cli_unreadable_input_exits_2_with_one_line(capsys, name):
 def test_script_includes_the_implied_fold_and_burns():
     from engine.history.phh_replay import script
 
-    h = loads_hand((shared_phh_dir() / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
+    h = loads_hand((REAL_PHH / "WSOP-2019-E42-D3-00-01-07.phh").read_text())
     ops = script(h)
     assert sum(op.OP == "burn" for op in ops) == 3
     seat8 = replay_hand(h).seats[7]
     assert any(op.OP == "fold" and op.seat == seat8 for op in ops)
-    assert script(loads_hand((FIXTURES / "illegal_raise.phh").read_text())) is None
+    assert script(loads_hand((data("phh") / "illegal_raise.phh").read_text())) is None

@@ -8,14 +8,14 @@ imported as the board sees it -- a top-level ``main`` next to a package ``shoe``
 from __future__ import annotations
 
 import importlib
-import pathlib
 import sys
 
 import pytest
 
+from tests.data_paths import REPO
 from tests.firmware.fake_machine import make_module
 
-FIRMWARE_DIR = pathlib.Path(__file__).resolve().parents[2] / "firmware"
+FIRMWARE_DIR = REPO / "firmware"
 
 
 @pytest.fixture

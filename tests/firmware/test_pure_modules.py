@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ast
-import pathlib
 import subprocess
 import sys
 
 import pytest
 
-SHOE = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "shoe"
+from tests.data_paths import REPO
+
+SHOE = REPO / "firmware" / "shoe"
 PURE = sorted(p for p in SHOE.glob("*.py") if p.name != "main.py")
 # modules CPython has but MicroPython (rp2 port) does not, or that we must not touch
 FORBIDDEN = {"machine", "dataclasses", "typing", "__future__", "enum", "abc", "threading",

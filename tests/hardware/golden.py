@@ -11,7 +11,9 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-GOLDEN_DIR = Path(__file__).resolve().parent.parent / "data" / "hardware"
+from tests.data_paths import data
+
+GOLDEN_DIR = data("hardware")
 
 
 def assert_golden(image: Image.Image, name: str, tmp_dir: Path | None = None) -> None:

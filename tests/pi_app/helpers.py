@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.data_paths import REPO
 
 
 def env_with(**extra: str) -> dict[str, str]:

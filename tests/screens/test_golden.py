@@ -6,15 +6,15 @@ then look at the pictures before committing them.
 """
 
 import os
-from pathlib import Path
 
 import pygame
 import pytest
 
 from pi_app.screens import golden
 from pi_app.screens.samples import cases
+from tests.data_paths import data
 
-GOLDEN = Path(__file__).resolve().parents[1] / "data" / "screens"
+GOLDEN = data("screens")
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 
 REQUIRED = {

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 from hypothesis import given, settings
@@ -27,8 +26,9 @@ from hardware.shoe.protocol import (
     host_frame,
     parse,
 )
+from tests.data_paths import REPO, data
 
-DATA = pathlib.Path(__file__).parents[1] / "data" / "shoe"
+DATA = data("shoe")
 
 
 def _vectors():
@@ -170,7 +170,7 @@ def test_host_frames():
 
 
 def test_example_frame_in_the_protocol_doc_is_valid():
-    doc = (pathlib.Path(__file__).parents[2] / "docs" / "shoe-protocol.md").read_text()
+    doc = (REPO / "docs" / "shoe-protocol.md").read_text()
     line = next(ln for ln in doc.splitlines() if ln.startswith('{"v":1'))
     msg = decode(line.encode())
     assert msg["type"] == "card" and msg["uid"] == "04A1B2C3D4E5F6"

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from tests.data_paths import real_phh_files
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def phh_files() -> list[Path]:

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from engine.tournament.color_up import ColorUpError, chip_race, make_chips, round_up
 from engine.errors import IllegalActionError
+from engine.tournament.color_up import ColorUpError, chip_race, make_chips, round_up
 from engine.tournament.structure import load_structure
 from engine.tournament.tournament import Tournament
 from tests.tournament.helpers import DATA

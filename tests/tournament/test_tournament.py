@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from engine.tournament.clock import ClockError
 from engine.errors import PokerTableError
+from engine.tournament.clock import ClockError
 from engine.tournament.structure import load_structure
 from engine.tournament.tournament import ChipCountError, RegistrationError, Tournament
 from engine.views import ClockView
