@@ -34,6 +34,7 @@ from typing import Any, Protocol
 import serial
 
 from engine.events import CardDrawn, DealerButton, DeviceStatus, Event, ShoeStatus
+from hardware.shoe.guard import LinkGuard, LinkViolation
 from hardware.shoe.protocol import (
     MODES,
     PROTOCOL_VERSION,
@@ -116,7 +117,9 @@ class ShoeClient:
         self.device_boot: str | None = None
         self.hello: Hello | None = None
         self.last_heartbeat: Heartbeat | None = None
-        self._retired: set[str] = set()
+        self.guard = LinkGuard()
+        self._distrusted: str | None = None   # a power-up that sent an impossible frame
+        self._churn_notice_at = -1e9
         self._next_seq = 1
         self._pending: dict[int, DeviceMessage] = {}
         self._ack_due = False
@@ -133,7 +136,8 @@ class ShoeClient:
         self._due: set[str] = set()
         self.stats: dict[str, int] = dict.fromkeys(
             ("frames", "corrupt_rejected", "duplicates", "out_of_order", "replays", "lost",
-             "cards", "stale", "version_mismatch", "opens", "acks"), 0)
+             "cards", "stale", "version_mismatch", "opens", "acks", "violations",
+             "rejected", "churn"), 0)
 
     # --- public ------------------------------------------------------------------------
     def start(self) -> ShoeClient:
@@ -291,25 +295,46 @@ class ShoeClient:
                 self.stats["corrupt_rejected"] += 1
                 continue
             try:
-                msg = parse(decode(line))
-            except (FrameError, ShoeMessageError):
+                frame = decode(line)
+            except FrameError:
                 self.stats["corrupt_rejected"] += 1
                 continue
-            self._on_message(msg, now)
+            if frame["v"] != PROTOCOL_VERSION:
+                self._on_version(frame["v"])
+                continue
+            try:
+                self._on_message(parse(frame), now)
+            except ShoeMessageError as exc:  # LinkViolation too: a good CRC, impossible
+                self._violation(str(exc))
+
+    def _on_version(self, v: int) -> None:
+        self.stats["version_mismatch"] += 1
+        if self._incompatible != v:
+            self._incompatible = v
+            shown = f"v{v}" if 0 <= v < 1000 else "an unknown version"
+            self._set_online(
+                False, f"shoe speaks protocol {shown} but this host speaks "
+                       f"v{PROTOCOL_VERSION}: flash the matching firmware "
+                       "(docs/shoe-hardware.md)", force=True)
+
+    def _violation(self, reason: str) -> None:
+        """An impossible frame: the power-up that sent it is no longer believed (until the
+        shoe restarts with a new boot id) and the table is told, once."""
+        self.stats["violations"] += 1
+        if self.device_boot is not None:
+            self._distrusted = self.device_boot
+        self._pending.clear()
+        self._set_online(False, f"shoe sent an impossible frame ({reason}); nothing after "
+                                f"shoe frame {self._next_seq - 1} was taken: check the cards "
+                                "dealt against the shoe, then unplug and replug it")
 
     def _on_message(self, msg: DeviceMessage, now: float) -> None:
-        if msg.v != PROTOCOL_VERSION:
-            self.stats["version_mismatch"] += 1
-            if self._incompatible != msg.v:
-                self._incompatible = msg.v
-                self._set_online(
-                    False, f"shoe speaks protocol v{msg.v} but this host speaks "
-                           f"v{PROTOCOL_VERSION}: flash the matching firmware "
-                           "(docs/shoe-hardware.md)", force=True)
-            return
         self.stats["frames"] += 1
-        if msg.boot in self._retired:
+        if self.guard.is_retired(msg.boot):
             self.stats["stale"] += 1
+            return
+        if msg.boot == self._distrusted:
+            self.stats["rejected"] += 1
             return
         self._last_rx = now
         self._incompatible = None
@@ -322,6 +347,7 @@ class ShoeClient:
                 self._send("ping")
                 self._last_ping = now
             return
+        self._check(msg)
         if not self.online:
             self._set_online(True, "shoe responding again")
         if msg.SEQUENCED:
@@ -333,15 +359,38 @@ class ShoeClient:
         elif isinstance(msg, Error):
             self._on_error(msg, now)
 
+    def _check(self, msg: DeviceMessage) -> None:
+        """Check a frame of the current power-up against what was seen (before acting).
+
+        Raises:
+            LinkViolation: an impossible frame.
+        """
+        if msg.SEQUENCED:
+            if msg.seq < self._next_seq:
+                self.guard.check_duplicate(msg)
+            elif msg.seq in self._pending and self._pending[msg.seq] != msg:
+                raise LinkViolation(f"frame {msg.seq} came again with other content")
+        elif isinstance(msg, Heartbeat):
+            self.guard.check_acked(msg, msg.acked, self._next_seq)
+        elif isinstance(msg, Error) and msg.code == "replay_unavailable":
+            self.guard.check_replay_answer(msg.extra["from"], self._next_seq)
+
     def _on_hello(self, msg: Hello, now: float) -> None:
         restarted = self.device_boot is not None and msg.boot != self.device_boot
         if msg.boot != self.device_boot:
+            if not self.guard.admit_boot(now):
+                self._churned(now)
+                return
             if self.device_boot is not None:
-                self._retired.add(self.device_boot)
+                self.guard.retire(self.device_boot)
             self.device_boot = msg.boot
+            self._distrusted = None
+            self.guard.join(msg.acked)
             self._next_seq = msg.acked + 1
             self._pending.clear()
             self._replay_for = None
+        else:
+            self.guard.check_acked(msg, msg.acked, self._next_seq)
         self.hello = msg
         if restarted and self.online:
             self._set_online(False, "shoe restarted")
@@ -353,6 +402,17 @@ class ShoeClient:
             if self._want_locked is not None:
                 self._due.add("lock")
         self._check_gap(msg.seq, now)
+
+    def _churned(self, now: float) -> None:
+        """A hello from yet another new boot id, over the rate limit: ignored (told once
+        per window)."""
+        self.stats["churn"] += 1
+        g = self.guard
+        if now - self._churn_notice_at >= g.churn_window:
+            self._churn_notice_at = now
+            self._set_online(False, f"the shoe restarted more than {g.churn_max} times in "
+                                    f"{g.churn_window:g} s: check its cable and power; "
+                                    "restarts are ignored until it settles")
 
     def _reconcile(self, mode: str, locked: bool) -> None:
         with self._lock:
@@ -391,6 +451,11 @@ class ShoeClient:
             self._next_seq += 1
 
     def _deliver(self, msg: DeviceMessage, now: float) -> None:
+        self.guard.check_deliver(msg)
+        self._emit_frame(msg, now)
+        self.guard.delivered(msg)
+
+    def _emit_frame(self, msg: DeviceMessage, now: float) -> None:
         if isinstance(msg, Card):
             self.stats["cards"] += 1
             self._emit(CardDrawn(t=now, uid=msg.uid, draw=msg.draw))
@@ -410,6 +475,7 @@ class ShoeClient:
             if isinstance(oldest, int) and oldest > self._next_seq:
                 lost = oldest - self._next_seq
                 self.stats["lost"] += lost
+                self.guard.lost(self._next_seq, oldest - 1)
                 self._next_seq = oldest
                 self._drain(now)
                 self._ack_due = True

@@ -46,7 +46,15 @@ class RawDevice:
         self.frames: list[dict[str, Any]] = []
 
     def write(self, data: bytes) -> None:
-        os.write(self.master, data)
+        """Write all of ``data``, waiting while the pty's buffer is full."""
+        deadline = time.monotonic() + 5.0
+        while data:
+            try:
+                data = data[os.write(self.master, data):]
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.002)
 
     def send(self, mtype: str, seq: int, boot: str | None = None, v: int | None = None,
              **fields: Any) -> bytes:
@@ -129,3 +137,51 @@ def wait_until(pred: Callable[[], bool], timeout: float = 3.0) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("condition not reached in time")
         time.sleep(0.005)
+
+
+class ListQueue(list):
+    """A queue that keeps every event (``put`` appends)."""
+
+    def put(self, item: Event) -> None:
+        self.append(item)
+
+
+class Harness:
+    """A :class:`ShoeClient` fed frame by frame on the test's thread, with a hand clock.
+
+    No port and no reader thread: :meth:`send` hands one encoded line to the client's
+    frame handling, as the reader thread does with the bytes it reads.  Frames the client
+    would send to the shoe are collected in ``to_shoe``.
+    """
+
+    def __init__(self, **kw: Any) -> None:
+        from hardware.shoe.client import ShoeClient
+
+        self.clock = FakeClock()
+        self.events = ListQueue()
+        self.client = ShoeClient("unused", self.events, clock=self.clock, **kw)
+        self.to_shoe: list[dict[str, Any]] = []
+
+    def line(self, data: bytes) -> None:
+        self.client._feed(data, self.clock())
+        self.client._housekeeping(self.clock())
+        for raw in self.client._tx:
+            self.to_shoe.append(framing.decode(raw))
+        self.client._tx.clear()
+
+    def send(self, mtype: str, seq: int, boot: str = "0BADF00D", **fields: Any) -> bytes:
+        msg = framing.envelope(mtype, boot, seq, 1234)
+        msg.update(fields)
+        data = framing.encode(msg)
+        self.line(data)
+        return data
+
+    def hello(self, seq: int = 0, acked: int = 0, boot: str = "0BADF00D") -> None:
+        self.send("hello", seq, boot=boot, fw="1.0.0", reader="TEST", acked=acked,
+                  mode="deal", locked=False)
+
+    def card(self, seq: int, uid: str, draw: int, boot: str = "0BADF00D") -> None:
+        self.send("card", seq, boot=boot, uid=uid, draw=draw, mode="deal", locked=False)
+
+    def of(self, kind: type) -> list[Any]:
+        return [e for e in self.events if isinstance(e, kind)]

@@ -137,27 +137,62 @@ def test_line_splitter_handles_partial_and_overlong_lines():
 
 
 def test_parse_typed_messages():
-    hello = parse(decode(encode(envelope("hello", "B00B", 0, 7) | {
+    hello = parse(decode(encode(envelope("hello", "B00BCAFE", 4, 7) | {
         "fw": "1.0.0", "reader": "MFRC522", "acked": 4, "mode": "deal", "locked": False})))
     assert isinstance(hello, Hello) and hello.fw == "1.0.0" and hello.acked == 4
-    card = parse(envelope("card", "B00B", 5, 9) | {"uid": "04A1B2C3D4E5F6", "draw": 2})
+    card = parse(envelope("card", "B00BCAFE", 5, 9) | {"uid": "04A1B2C3D4E5F6", "draw": 2})
     assert isinstance(card, Card) and card.SEQUENCED and (card.seq, card.draw) == (5, 2)
-    hb = parse(envelope("heartbeat", "B00B", 5, 9) | {"reads": 3, "retries": 1, "future": 1})
+    hb = parse(envelope("heartbeat", "B00BCAFE", 5, 9) | {"reads": 3, "retries": 1,
+                                                          "future": 1})
     assert isinstance(hb, Heartbeat) and not hb.SEQUENCED and hb.retries == 1
-    err = parse(envelope("error", "B00B", 5, 9) | {"code": "replay_unavailable", "detail": "",
-                                                    "from": 2, "oldest": 9})
+    err = parse(envelope("error", "B00BCAFE", 9, 9) | {
+        "code": "replay_unavailable", "detail": "", "from": 2, "oldest": 9})
     assert isinstance(err, Error) and err.extra == {"from": 2, "oldest": 9}
 
 
+_B = "B00BCAFE"
+_CARD = {"uid": "04A1B2C3D4E5F6", "draw": 2}
+
+
 @pytest.mark.parametrize("d", [
-    envelope("teleport", "B", 1, 1),
-    envelope("card", "B", 1, 1) | {"draw": "3"},
-    envelope("card", "B", 1, 1) | {"draw": True},
-    envelope("hello", "B", 1, 1) | {"locked": 1},
+    envelope("teleport", _B, 1, 1),
+    envelope("card", _B, 1, 1) | {"draw": "3"},
+    envelope("card", _B, 1, 1) | {"draw": True},
+    envelope("hello", _B, 1, 1) | {"locked": 1},
+    # hostile values with a good CRC (issue 11, items 6 and 7): each is refused
+    envelope("card", _B, 5, 1) | _CARD | {"uid": "04A1B2C3\u0000D4E5F6"},
+    envelope("card", _B, 5, 1) | _CARD | {"uid": "04a1b2c3d4e5f6"},
+    envelope("card", _B, 5, 1) | _CARD | {"uid": "04A1B2C3D4E5F"},
+    envelope("card", _B, 5, 1) | _CARD | {"uid": ""},
+    envelope("card", _B, 5, 1) | _CARD | {"draw": -3},
+    envelope("card", _B, 5, 1) | _CARD | {"draw": 0},
+    envelope("card", _B, 5, 1) | _CARD | {"draw": 6},
+    envelope("card", _B, 0, 1) | _CARD,
+    envelope("card", _B, -1, 1) | _CARD,
+    envelope("card", _B, 2**31, 1) | _CARD,
+    envelope("card", _B, 5, -1) | _CARD,
+    envelope("card", "b00bcafe", 5, 1) | _CARD,
+    envelope("card", "B00B\u202eAFE", 5, 1) | _CARD,
+    envelope("card", _B, 5, 1) | _CARD | {"mode": "shuffle"},
+    envelope("hello", _B, 10**12, 1) | {"acked": 10**12},
+    envelope("hello", _B, 3, 1) | {"acked": 4},
+    envelope("hello", _B, 3, 1) | {"fw": "1.0\u0000"},
+    envelope("hello", _B, 3, 1) | {"reader": "\u202eMFRC522"},
+    envelope("heartbeat", _B, 3, 1) | {"reads": -1},
+    envelope("heartbeat", _B, 3, 1) | {"fault": "SPI\nerror"},
+    envelope("unknown_tag", _B, 3, 1) | {"uid": "ZZ", "reason": "foreign"},
+    envelope("unknown_tag", _B, 3, 1) | {"uid": "", "reason": "alien"},
+    envelope("button", _B, 3, 1) | {"key": "EXPOSED\u0000"},
+    envelope("error", _B, 3, 1) | {"code": "replay_unavailable", "from": 1, "oldest": 10**12},
+    envelope("error", _B, 3, 1) | {"code": "replay_unavailable", "from": 1},
+    envelope("error", _B, 3, 1) | {"code": "oops", "detail": "\u2066x" * 300},
+    envelope("error", _B, 3, 1) | {"code": "Bad Code"},
 ])
 def test_parse_rejects_bad_messages(d):
-    with pytest.raises(ShoeMessageError):
+    with pytest.raises(ShoeMessageError) as exc:
         parse(d)
+    assert isinstance(exc.value, ValueError)
+    assert all(ch.isprintable() for ch in str(exc.value))  # the message is safe to show
 
 
 def test_host_frames():

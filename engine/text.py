@@ -1,0 +1,143 @@
+"""Text from outside: checked where it enters, made safe where it is drawn.
+
+Two duties, one module (used by the shoe link, the configuration readers, the TV, the seat
+displays and the command line):
+
+* **At the entry** (:func:`check_uid`, :func:`check_text`): a value from a file, a frame or
+  a request is refused with a typed error when it is not what it claims to be.  A card UID
+  is upper-case hex of 8, 14 or 20 digits (4-, 7- or 10-byte UIDs, ISO/IEC 14443-3
+  section 6.5.4); a name or a label holds no control character, no line or paragraph
+  separator, no bidirectional override or isolate, no lone surrogate, and is not made only
+  of invisible characters.
+* **At the view** (:func:`safe_text`): whatever reaches a screen or a terminal line is
+  made drawable whatever slipped past an entry check: controls become ``?``, invisible
+  format characters (bidi controls, zero-width characters) are removed, and long text is
+  elided with ``...``.  ``safe_text`` never raises on a ``str``.
+
+>>> check_uid("04A1B2C3D4E5F6")
+'04A1B2C3D4E5F6'
+>>> is_uid("04a1b2c3d4e5f6"), is_uid("04A1\\x00B2C3D4E5F6"), is_uid("88041A2B")
+(False, False, True)
+>>> safe_text("Ann\\x00\\u202eyeh", 40)
+'Ann?yeh'
+>>> safe_text("x" * 30, 10)
+'xxxxxxx...'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from engine.errors import InvalidInputError
+
+UID_LENGTHS = (8, 14, 20)          # hex digits: 4-, 7- and 10-byte UIDs (ISO/IEC 14443-3)
+_UID = re.compile(r"(?:[0-9A-F]{8}|[0-9A-F]{14}|[0-9A-F]{20})")
+ELLIPSIS = "..."
+# Bidirectional embeddings, overrides and isolates, and the implicit marks (Unicode
+# Standard Annex #9, "Explicit Directional Formatting Characters" and section 2.6).
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+                          "\u200e\u200f\u061c")
+_BAD_CATEGORIES = frozenset(("Cc", "Zl", "Zp", "Cs"))  # controls, separators, surrogates
+
+
+class UidFormatError(InvalidInputError):
+    """A card UID that is not upper-case hex of 8, 14 or 20 digits."""
+
+
+class UnsafeTextError(InvalidInputError):
+    """A name or label holding a control, bidi-override or only invisible characters."""
+
+
+def is_uid(uid: object) -> bool:
+    """Whether ``uid`` is a ``str`` of upper-case hex with 8, 14 or 20 digits."""
+    return isinstance(uid, str) and _UID.fullmatch(uid) is not None
+
+
+def check_uid(uid: object, what: str = "card UID") -> str:
+    """``uid`` itself when :func:`is_uid`; ``what`` names it in the message.
+
+    Raises:
+        UidFormatError: anything else (the message shows the value escaped and cut short).
+    """
+    if not is_uid(uid):
+        raise UidFormatError(f"{what} must be upper-case hex of 8, 14 or 20 digits, "
+                             f"got {shown(uid)}")
+    assert isinstance(uid, str)
+    return uid
+
+
+def unsafe_reason(text: str) -> str | None:
+    """Why ``text`` may not enter as a name or label, or None when it may."""
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat in _BAD_CATEGORIES:
+            return f"a control character U+{ord(ch):04X}"
+        if ch in BIDI_CONTROLS:
+            return f"a bidirectional control U+{ord(ch):04X}"
+    if text and not any(_visible(ch) for ch in text):
+        return "only invisible characters"
+    return None
+
+
+def check_text(value: object, what: str, *, max_len: int, allow_empty: bool = False) -> str:
+    """``value`` itself when it is a ``str`` of at most ``max_len`` characters that
+    :func:`unsafe_reason` accepts (and not empty unless ``allow_empty``).
+
+    Raises:
+        UnsafeTextError: naming ``what`` and the problem (the value shown escaped).
+    """
+    if not isinstance(value, str):
+        raise UnsafeTextError(f"{what} must be text, got {shown(value)}")
+    if not value and not allow_empty:
+        raise UnsafeTextError(f"{what} must not be empty")
+    if len(value) > max_len:
+        raise UnsafeTextError(f"{what} must be at most {max_len} characters, "
+                              f"got {len(value)}")
+    why = unsafe_reason(value)
+    if why is not None:
+        raise UnsafeTextError(f"{what} must not hold {why}: {shown(value)}")
+    return value
+
+
+def _visible(ch: str) -> bool:
+    cat = unicodedata.category(ch)
+    return not (cat.startswith("Z") or cat in ("Cc", "Cf", "Cs", "Mn", "Me"))
+
+
+def safe_text(text: object, max_len: int = 200, *, latin1: bool = False) -> str:
+    """``text`` made safe to draw: controls, separators and lone surrogates become ``?``,
+    format characters (bidi controls, zero-width characters) are removed, text longer than
+    ``max_len`` characters is cut to ``max_len`` with :data:`ELLIPSIS` at the end.
+    ``latin1``: characters outside Latin-1 also become ``?`` (bitmap fonts).
+    A non-``str`` is shown as its ``str()``.  Never raises.
+    """
+    if not isinstance(text, str):
+        try:
+            text = str(text)
+        except Exception:  # noqa: BLE001 - a view must never fail on a value
+            text = "?"
+    out = []
+    for ch in text:
+        cat = unicodedata.category(ch)
+        if cat == "Cf":
+            continue
+        if cat in _BAD_CATEGORIES or (latin1 and ord(ch) > 0xFF):
+            out.append("?")
+        else:
+            out.append(ch)
+    clean = "".join(out)
+    if len(clean) > max_len:
+        keep = max(0, max_len - len(ELLIPSIS))
+        clean = clean[:keep] + ELLIPSIS[: max_len - keep]
+    return clean
+
+
+def shown(value: object, limit: int = 40) -> str:
+    """``value`` for an error message: ``ascii(repr)``-escaped (so no control or bidi
+    character reaches a terminal) and cut to about ``limit`` characters."""
+    try:
+        text = ascii(value)
+    except (ValueError, RecursionError):  # a huge int, a deeply nested structure
+        return f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
