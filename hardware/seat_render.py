@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.text import safe_text
 from engine.views import SeatDisplayView
 
 WIDTH, HEIGHT = 128, 64
@@ -157,7 +158,7 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
         right = _marker(draw, right, "SB")
     if view.is_button:
         right = _marker(draw, right, "D")
-    head = f"{view.seat} {view.name.upper()}".strip()
+    head = safe_text(f"{view.seat} {view.name.upper()}".strip(), 40, latin1=True)
     draw.text((0, -1), head[: max(0, (right - 1) // CHAR_W)], fill=1, font=f)
 
     if view.status in ("empty", "out"):
@@ -191,7 +192,7 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
               fill=1, font=f)
 
     # Rows 42-63: action, status or result.
-    note = online_note or view.message
+    note = safe_text(online_note or view.message, 60, latin1=True)
     if view.result is not None:
         word = "WON" if view.result > 0 else ("LOST" if view.result < 0 else "EVEN")
         text = f"{word} {chips(abs(view.result))}" if view.result else word

@@ -20,6 +20,10 @@ This module owns everything around it:
   ``disconnected``, reports ``DeviceStatus(device="tv", online=False)``; drawing carries on
   into an off-screen surface (so screenshots still work) and the display is reopened with
   backoff.  Nothing here raises into the loop for a device failure.
+* **A screen that raises** (a bug, or a value no check foresaw) never leaves the TV on a
+  stale frame: :meth:`TV.render` counts it (``render_errors``), logs it (the traceback once
+  per kind of failure) and draws :func:`draw_fallback`, a plain frame with fixed words;
+  the next state is drawn by the screen again.
 """
 
 from __future__ import annotations
@@ -186,6 +190,8 @@ class TV:
         self._hdmi_next = 0.0
         self._pg_clock: Any = None
         self.frames_drawn = 0
+        self.render_errors = 0
+        self._errors_logged: set[str] = set()
         self.quit_requested = False
         self._closed = False
 
@@ -304,7 +310,7 @@ class TV:
         key = self._key(state)
         if key == self._last_key:
             return False
-        self.draw(self.surface, state)
+        self._draw(state)
         self._last_key = key
         self._last_state = state
         self.frames_drawn += 1
@@ -313,8 +319,24 @@ class TV:
                 pygame.display.flip()
             except pygame.error as exc:
                 self._offline(now, f"flip failed: {exc}")
-                self.draw(self.surface, state)  # keep the off-screen copy current
+                self._draw(state)  # keep the off-screen copy current
         return True
+
+    def _draw(self, state: Any) -> None:
+        """``draw`` the state; if it raises, count, log and draw the fallback frame."""
+        try:
+            self.draw(self.surface, state)
+        except Exception as exc:  # noqa: BLE001 - a screen bug must not freeze the TV
+            self.render_errors += 1
+            kind = f"{type(exc).__name__}: {exc}"[:200]
+            if kind not in self._errors_logged and len(self._errors_logged) < 32:
+                self._errors_logged.add(kind)
+                log.exception("tv: the screen could not be drawn (%d failures so far); "
+                              "showing the fallback frame", self.render_errors)
+            else:
+                log.error("tv: the screen could not be drawn (%d failures so far): %s",
+                          self.render_errors, kind)
+            draw_fallback(self.surface)
 
     def pump(self) -> list[Any]:
         """Handle window events (close button, expose); returns them for the caller.
@@ -399,6 +421,29 @@ class _Nothing:
 
 
 _NOTHING: Any = _Nothing()
+
+
+FALLBACK_LINES = ("The TV picture could not be drawn.",
+                  "The table carries on: see the service log.")
+
+
+def draw_fallback(surface: Any) -> None:
+    """A plain dark frame with :data:`FALLBACK_LINES` in pygame's default font (fixed
+    words only: nothing from the table state).  Never raises: if even the text fails,
+    the dark background stays."""
+    import pygame
+
+    surface.fill((10, 14, 22))
+    try:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        w, h = surface.get_size()
+        font = pygame.font.Font(None, max(24, h // 16))
+        for i, line in enumerate(FALLBACK_LINES):
+            img = font.render(line, True, (236, 240, 246))
+            surface.blit(img, img.get_rect(center=(w // 2, h // 2 + (i - 0.5) * h // 12)))
+    except Exception:  # noqa: BLE001 - the background alone is the last resort
+        log.exception("tv: the fallback frame's words could not be drawn")
 
 
 def tv_from_config(cfg: Mapping[str, Any] | None, draw: Draw, queue: Any = None, **kw: Any) -> TV:

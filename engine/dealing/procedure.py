@@ -96,6 +96,7 @@ from engine.events import (
     event_from_dict,
     event_to_dict,
 )
+from engine.text import check_uid
 from engine.views import RulingView, SeatDisplayView, TablePublicView
 
 ACTIONS = ("fold", "check_call", "bet_raise", "show", "muck")
@@ -398,7 +399,7 @@ class DealingProcedure(Detection):
 
     def _on_card(self, ev: CardDrawn) -> list[Outcome]:
         s = self.s
-        uid = ev.uid.strip().upper()
+        uid = check_uid(ev.uid.strip().upper(), "the drawn card's UID")
         if uid == s.last_uid:
             self.repeats += 1
             return [ReaderRepeat(uid, self.repeats)]

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from engine.text import UnsafeTextError, check_text
 from engine.tournament.structure import (
     COLOR_UP_RULES,
     RAISE_RULES,
@@ -55,6 +56,15 @@ class Validator:
     def bad(self, where: str, what: str) -> None:
         self.problems.append(f"{self.f}: {where}: {what}" if where else f"{self.f}: {what}")
 
+    def text(self, value: Any, where: str, what: str, max_len: int, *,
+             empty: bool = False) -> str:
+        """``value`` if it is safe text (:func:`engine.text.check_text`), else reported."""
+        try:
+            return check_text(value, what, max_len=max_len, allow_empty=empty)
+        except UnsafeTextError as exc:
+            self.bad(where, str(exc))
+            return "?"
+
     def table(self, raw: dict[str, Any], key: str) -> dict[str, Any]:
         v = raw.get(key, {})
         if not isinstance(v, dict):
@@ -81,8 +91,8 @@ class Validator:
         t = self.table(raw, "tournament")
         self.unknown(t, {"name", "source", "buy_in", "raise_rule", "heads_up_hand_limit"},
                      "[tournament]")
-        name = str(t.get("name", Path(self.f).stem))
-        source = str(t.get("source", ""))
+        name = self.text(t.get("name", Path(self.f).stem), "[tournament]", "name", 60)
+        source = self.text(t.get("source", ""), "[tournament]", "source", 200, empty=True)
         buy_in = self.int_field(t, "buy_in", "[tournament]", default=0) or 0
         raise_rule = t.get("raise_rule", "standard")
         if raise_rule not in RAISE_RULES:
@@ -135,6 +145,7 @@ class Validator:
             if not isinstance(color, str) or not color.strip():
                 self.bad(where, f"the {d} chip needs a color name")
                 color = "?"
+            color = self.text(color, where, f"the {d} chip's color", 24)
             if any(x.denomination == d for x in chips):
                 self.bad(where, f"denomination {d} is listed twice")
                 continue
@@ -328,7 +339,8 @@ class Validator:
             if odd:
                 self.bad(where, f"segments {odd} cannot be paid in the chip set "
                                 f"(the smallest chip is {unit})")
-        return BonusWheel(str(w.get("name", "Bonus wheel")), first, last, tuple(seg))
+        name = self.text(w.get("name", "Bonus wheel"), where, "name", 40)
+        return BonusWheel(name, first, last, tuple(seg))
 
     def qualifiers(self, raw: dict[str, Any]) -> Qualifiers | None:
         if "qualifiers" not in raw:

@@ -22,6 +22,8 @@ import os
 import sys
 from typing import NoReturn
 
+from engine.text import safe_text
+
 COMMAND_MODULES = (
     "run",        # pokertable run           (service)
     "sim",        # pokertable sim           (whole simulated table)
@@ -39,8 +41,9 @@ EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports it
 
 
 def error_line(message: str) -> str:
-    """``pokertable: error: <message>`` on one line (inner whitespace collapsed)."""
-    return "pokertable: error: " + " ".join(str(message).split())
+    """``pokertable: error: <message>`` on one line (inner whitespace collapsed; control,
+    bidi and zero-width characters made safe by :func:`engine.text.safe_text`)."""
+    return "pokertable: error: " + safe_text(" ".join(str(message).split()), 2000)
 
 
 class CliParser(argparse.ArgumentParser):

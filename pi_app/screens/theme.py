@@ -19,6 +19,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the ser
 
 import pygame  # noqa: E402
 
+from engine.text import safe_text  # noqa: E402
+
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_FILES = {
     "sans": "DejaVuSans.ttf",
@@ -67,10 +69,16 @@ def font(kind: str, size: int) -> pygame.font.Font:
     return pygame.font.Font(str(font_path(kind)), max(6, int(size)))
 
 
+TEXT_MAX = 160  # characters of one drawn text; longer text is elided (engine.text)
+
+
 @lru_cache(maxsize=2048)
 def text_surface(kind: str, size: int, text: str, colour: tuple[int, int, int]) -> pygame.Surface:
-    """Antialiased text rendered once and cached; callers only blit it."""
-    return font(kind, size).render(text, True, colour)
+    """Antialiased text rendered once and cached; callers only blit it.  Every text drawn
+    on the TV passes here and is made safe first (:func:`engine.text.safe_text`: no
+    control, bidi or zero-width character reaches the font; at most :data:`TEXT_MAX`
+    characters)."""
+    return font(kind, size).render(safe_text(text, TEXT_MAX), True, colour)
 
 
 def fmt_chips(n: int | None) -> str:

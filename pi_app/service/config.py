@@ -31,13 +31,13 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from engine.errors import InvalidInputError
+from engine.text import unsafe_reason
 
 BACKEND_DEVICES = ("buttons", "displays", "shoe", "tv", "sound")
 BACKENDS = ("real", "mock")
@@ -228,13 +228,11 @@ class _Checker:
         return value
 
 
-_CONTROL_CATEGORIES = ("Cc", "Zl", "Zp")
-
-
 def _has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character (C0/C1, DEL) or a line/paragraph
-    separator: they would break the one-line displays and the logs."""
-    return any(unicodedata.category(ch) in _CONTROL_CATEGORIES for ch in text)
+    """Whether ``text`` holds a control character (C0/C1, DEL), a line/paragraph
+    separator, a bidi control or only invisible characters: they would break the one-line
+    displays and the logs (:func:`engine.text.unsafe_reason`)."""
+    return unsafe_reason(text) is not None
 
 
 # gpiozero's header pin names (gpiozero.pins.PiBoardInfo.to_gpio): GPIOn / BCMn are BCM

@@ -28,6 +28,7 @@ BROKEN = {
     "not_toml.toml": ("", "not valid TOML"),
     "no_blinds_no_min_bet.toml": ("level 1", "needs a min_bet"),
     "wheel_odd_segment.toml": ("[bonus_wheel]", "segments [30, 7] cannot be paid"),
+    "nul_in_chip_color.toml": ("chip 1", "color must not hold a control character U+0000"),
 }
 
 
