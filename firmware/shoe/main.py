@@ -3,13 +3,18 @@
 On the board this file is ``/main.py`` and the pure modules are the package ``/shoe``
 (docs/shoe-hardware.md says how to copy them with ``mpremote``).  The link is the USB CDC
 serial port (MicroPython's stdio); the host client opens it as
-``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_<serial>-if00``.
+``/dev/serial/by-id/usb-PokerTable_PokerTable_Shoe_<serial>-if00`` (``/dev/pokertable-shoe``).
 
 Pins (Raspberry Pi Pico numbering, SPI0):  SCK GP18, MOSI GP19, MISO GP16, CS GP17,
 RST GP20 (MFRC522), exposed-card key GP15 to GND (internal pull-up), lock LED GP14,
 status LED GP25 (on-board).
 
 Ctrl-C from ``mpremote`` still interrupts the loop (frames are printable ASCII, never 0x03).
+
+USB identity: at start the board re-enumerates with our own manufacturer and product
+strings (:data:`USB_MANUFACTURER`, :data:`USB_PRODUCT`), so the Pi's udev rule
+(``systemd/99-pokertable-shoe.rules``) names this board, and no other RP2040, the shoe
+(needs MicroPython 1.23 or later for ``machine.USBDevice``; see docs/shoe-hardware.md).
 """
 
 import os
@@ -30,6 +35,12 @@ SPI_BAUD = 1000000
 POLL_MS = 15          # reader poll period
 LEAVE_MS = 150        # a tag absent this long has left the shoe
 REINIT_MS = 2000      # retry a faulty reader this often
+USB_MANUFACTURER = "PokerTable"
+USB_PRODUCT = "PokerTable Shoe"   # matched by systemd/99-pokertable-shoe.rules
+# String descriptor indexes of MicroPython's built-in USB device (shared/tinyusb
+# tusb_config.h: USBD_STR_MANUF 1, USBD_STR_PRODUCT 2; 3 is the serial, the chip's id).
+USB_STR_MANUF = 1
+USB_STR_PRODUCT = 2
 
 
 def time_since(now, then):
@@ -76,6 +87,23 @@ class StdioLink:
         out.write(line)
 
 
+def set_usb_identity(m=machine):
+    """Re-enumerate the built-in USB serial device with our manufacturer and product
+    strings (the serial number stays the chip's unique id).  Returns True when set, False
+    on a MicroPython without ``machine.USBDevice`` (before 1.23: the stock strings stay)."""
+    cls = getattr(m, "USBDevice", None)
+    if cls is None:
+        return False
+    usbd = cls()
+    builtin = usbd.BUILTIN_DEFAULT
+    usbd.active(False)
+    usbd.builtin_driver = builtin
+    usbd.config(builtin.desc_dev, builtin.desc_cfg,
+                desc_strs={USB_STR_MANUF: USB_MANUFACTURER, USB_STR_PRODUCT: USB_PRODUCT})
+    usbd.active(True)
+    return True
+
+
 def boot_id():
     return "".join("%02X" % b for b in os.urandom(4))
 
@@ -101,6 +129,8 @@ def run(hw=None, link=None, loops=None, stop=None):
     by default it runs forever.
     Returns the :class:`device.ShoeDevice` (for tests).
     """
+    if hw is None:  # on the board: name ourselves before the host opens the port
+        set_usb_identity()
     hw = hw or setup()
     link = link or StdioLink()
     reader = hw["reader"]

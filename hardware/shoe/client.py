@@ -1,7 +1,7 @@
 """Host client for the card shoe: a pyserial reader thread that turns frames into events.
 
 The client owns the serial port (opened exclusively, by a stable path such as
-``/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_e6614c311b7e5a2c-if00``) and puts
+``/dev/serial/by-id/usb-PokerTable_PokerTable_Shoe_e6614c311b7e5a2c-if00``) and puts
 :class:`engine.events.CardDrawn`, :class:`engine.events.ShoeStatus` and a few other events on
 the queue it was given.  It never blocks the loop: it only calls ``events.put``.
 

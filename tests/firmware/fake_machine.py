@@ -40,8 +40,37 @@ class SPI:
         return bytes([0x92] * n)   # every register reads 0x92 (the MFRC522 v2 version)
 
 
-def make_module() -> types.ModuleType:
+class _Builtin:
+    """A built-in USB driver's descriptors (what ``USBDevice.BUILTIN_DEFAULT`` holds)."""
+
+    desc_dev = b"\x12\x01dev"
+    desc_cfg = b"\x09\x02cfg"
+    str_max = 4
+
+
+class USBDevice:
+    """MicroPython's ``machine.USBDevice`` singleton (1.23+), recording what is done."""
+
+    BUILTIN_NONE = None
+    BUILTIN_DEFAULT = _Builtin()
+    calls: list[tuple] = []
+
+    def __init__(self):
+        self.builtin_driver = None
+
+    def active(self, value=None):
+        USBDevice.calls.append(("active", value))
+        return True
+
+    def config(self, desc_dev, desc_cfg, desc_strs=None, **callbacks):
+        USBDevice.calls.append(("config", desc_dev, desc_cfg, dict(desc_strs or {}),
+                                self.builtin_driver))
+
+
+def make_module(usb: bool = True) -> types.ModuleType:
     mod = types.ModuleType("machine")
     mod.Pin = Pin  # type: ignore[attr-defined]
     mod.SPI = SPI  # type: ignore[attr-defined]
+    if usb:
+        mod.USBDevice = USBDevice  # type: ignore[attr-defined]
     return mod

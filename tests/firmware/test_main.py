@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pathlib
+
 from firmware.shoe import framing
 from tests.firmware import fake_machine
 
@@ -48,3 +50,23 @@ def test_missing_reader_is_reported_as_a_fault(board_main, monkeypatch):
     errors = [f for f in link.out if f["type"] == "error"]
     assert errors and errors[0]["code"] == "reader_fault" and "wiring" in errors[0]["detail"]
     assert dev.fault_text
+
+
+def test_the_board_names_itself_for_the_udev_rule(board_main):
+    """Issue 11, item 15: the USB product string the rule matches is set by the firmware,
+    over the built-in serial device (its descriptors kept, the strings replaced)."""
+    fake_machine.USBDevice.calls.clear()
+    assert board_main.set_usb_identity(fake_machine.make_module()) is True
+    calls = fake_machine.USBDevice.calls
+    assert calls[0] == ("active", False) and calls[-1] == ("active", True)
+    _, dev, cfg, strs, builtin = calls[1]
+    builtin_default = fake_machine.USBDevice.BUILTIN_DEFAULT
+    assert (dev, cfg, builtin) == (builtin_default.desc_dev, builtin_default.desc_cfg,
+                                   builtin_default)
+    assert strs == {1: "PokerTable", 2: "PokerTable Shoe"}
+    rules = (pathlib.Path(__file__).parents[2] / "systemd" / "99-pokertable-shoe.rules")
+    assert f'ATTRS{{product}}=="{board_main.USB_PRODUCT}"' in rules.read_text()
+
+
+def test_an_old_micropython_keeps_the_stock_strings(board_main):
+    assert board_main.set_usb_identity(fake_machine.make_module(usb=False)) is False
