@@ -12,10 +12,13 @@ STAMP := $(VENV)/.installed-stamp
 
 .PHONY: run test lint typecheck bench clean
 
-$(STAMP): pyproject.toml
+# The Pi's locked versions (systemd/requirements.lock, without its hashes) constrain the
+# test environment, so CI tests what the Pi installs.
+$(STAMP): pyproject.toml systemd/requirements.lock
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	grep -E '^[A-Za-z0-9]' systemd/requirements.lock | sed -e 's/[ \\]*$$//' > $(VENV)/constraints.txt
+	$(PY) -m pip install --quiet -e '.[dev]' -c $(VENV)/constraints.txt
 	touch $(STAMP)
 
 run: $(STAMP)

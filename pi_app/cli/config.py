@@ -3,6 +3,8 @@
 ``check`` validates a table configuration without starting anything: exit 0 and a one-line
 summary when valid; exit 2 and one line naming the file and the key when not.
 ``default`` prints the embedded default configuration (a simulated table, mock hardware).
+``network`` prints the systemd drop-in that opens what FILE's console and shoe need, and
+nothing else (:mod:`pi_app.service.unit_network`; ``systemd/install.sh`` writes it).
 """
 
 from __future__ import annotations
@@ -27,6 +29,25 @@ def _default(args: argparse.Namespace) -> int:
     return 0
 
 
+def _network(args: argparse.Namespace) -> int:
+    from pi_app.service.unit_network import (
+        DEFAULT_CONSOLE_LISTEN,
+        allow_list,
+        drop_in,
+        local_interfaces,
+    )
+
+    cfg = load_config(args.file)
+    console = cfg.raw.get("console")
+    listen = console.get("listen", DEFAULT_CONSOLE_LISTEN) if isinstance(console, dict) \
+        else DEFAULT_CONSOLE_LISTEN
+    if not isinstance(listen, str):
+        from pi_app.service.config import ConfigError
+        raise ConfigError(f"{args.file}: console.listen must be \"HOST:PORT\"")
+    sys.stdout.write(drop_in(args.file, allow_list(listen, cfg.shoe_port, local_interfaces())))
+    return 0
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("config", help="check a table configuration file")
     sub = p.add_subparsers(dest="config_command", metavar="ACTION", required=True)
@@ -35,3 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     c.set_defaults(func=_check)
     d = sub.add_parser("default", help="print the embedded default configuration")
     d.set_defaults(func=_default)
+    n = sub.add_parser("network", help="print the systemd drop-in with the IP traffic FILE "
+                                       "needs (its console and shoe)")
+    n.add_argument("file", metavar="FILE")
+    n.set_defaults(func=_network)
