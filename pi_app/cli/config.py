@@ -38,10 +38,10 @@ def _network(args: argparse.Namespace) -> int:
     )
 
     cfg = load_config(args.file)
-    console = cfg.raw.get("console")
+    console = cfg.raw.get("console")   # no [console] section: no console is served
     listen = console.get("listen", DEFAULT_CONSOLE_LISTEN) if isinstance(console, dict) \
-        else DEFAULT_CONSOLE_LISTEN
-    if not isinstance(listen, str):
+        else None
+    if listen is not None and not isinstance(listen, str):
         from pi_app.service.config import ConfigError
         raise ConfigError(f"{args.file}: console.listen must be \"HOST:PORT\"")
     sys.stdout.write(drop_in(args.file, allow_list(listen, cfg.shoe_port, local_interfaces())))

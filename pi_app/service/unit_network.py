@@ -5,10 +5,11 @@ The unit itself (``systemd/pokertable.service``) allows no IP traffic at all
 (``IPAddressDeny=any``, no ``AF_INET``/``AF_INET6``).  This drop-in opens exactly what the
 configuration needs, and nothing else:
 
-* the director's console, ``[console] listen = "HOST:PORT"`` (loopback by default): its
-  clients are on the console's own subnet, so the allow-list holds ``localhost`` plus the
-  network of the interface that holds HOST (every interface's network for ``0.0.0.0`` or
-  ``::``); a loopback HOST adds nothing beyond ``localhost``;
+* the director's console, when the configuration has a ``[console]`` section (``listen =
+  "HOST:PORT"``, loopback by default): its clients are on the console's own subnet, so the
+  allow-list holds ``localhost`` plus the network of the interface that holds HOST (every
+  interface's network for ``0.0.0.0`` or ``::``); a loopback HOST adds nothing beyond
+  ``localhost``;
 * a shoe on the network, ``[shoe] port = "socket://HOST:PORT"`` (or ``rfc2217://``): HOST
   itself (each address it resolves to, as a /32 or /128).
 
@@ -22,6 +23,8 @@ what its clients need.
 ['localhost']
 >>> allow_list("192.168.1.50:8080", "socket://10.0.0.7:4000", lan)
 ['localhost', '192.168.1.0/24', '10.0.0.7/32']
+>>> allow_list(None, "/dev/pokertable-shoe", lan)   # no console, a USB shoe: no IP at all
+[]
 """
 
 from __future__ import annotations
@@ -34,9 +37,10 @@ from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 from engine.errors import InvalidInputError
+from engine.text import safe_text
 
 Interface = ipaddress.IPv4Interface | ipaddress.IPv6Interface
-DEFAULT_CONSOLE_LISTEN = "127.0.0.1:8080"
+DEFAULT_CONSOLE_LISTEN = "127.0.0.1:8765"   # pi_app/service/console_config.py
 NETWORK_SHOE_SCHEMES = ("socket", "rfc2217")
 
 
@@ -104,24 +108,29 @@ def shoe_hosts(port: str, resolve: Callable[[str], list[str]]) -> list[str]:
     return [str(ipaddress.ip_network(a)) for a in addrs]
 
 
-def allow_list(listen: str, shoe_port: str, interfaces: Iterable[Interface],
+def allow_list(listen: str | None, shoe_port: str, interfaces: Iterable[Interface],
                resolve: Callable[[str], list[str]] | None = None) -> list[str]:
-    """``IPAddressAllow=`` entries: ``localhost`` (the console always listens there or
-    answers there), the console's networks, the network shoe's host; no duplicates."""
-    out = ["localhost"]
-    for entry in console_networks(listen, interfaces) + shoe_hosts(shoe_port,
-                                                                    resolve or resolve_host):
+    """``IPAddressAllow=`` entries, no duplicates: with a console (``listen`` not None),
+    ``localhost`` (``pokertable ctl`` on the Pi itself) and the console's networks; the
+    network shoe's host.  Empty: the service needs no IP traffic."""
+    out = [] if listen is None else ["localhost", *console_networks(listen, interfaces)]
+    for entry in shoe_hosts(shoe_port, resolve or resolve_host):
         if entry not in out:
             out.append(entry)
     return out
 
 
 def drop_in(source: str, allow: list[str]) -> str:
-    """The text of ``/etc/systemd/system/pokertable.service.d/network.conf``."""
-    return (f"# Written by `pokertable config network {source}` (systemd/install.sh).\n"
+    """The text of ``/etc/systemd/system/pokertable.service.d/network.conf``: the address
+    families and ``IPAddressAllow=`` for ``allow``, or no change at all when it is empty
+    (the unit's ``IPAddressDeny=any`` stands).  ``source`` is shown made safe."""
+    head = (f"# Written by `pokertable config network {safe_text(source, 200)}` "
+            "(systemd/install.sh).\n"
             "# The IP traffic the table service may have: see docs/operations.md.\n"
-            "[Service]\n"
-            "RestrictAddressFamilies=AF_INET AF_INET6\n"
+            "[Service]\n")
+    if not allow:
+        return head + "# No console and no network shoe: no IP traffic (the unit's own rule).\n"
+    return (head + "RestrictAddressFamilies=AF_INET AF_INET6\n"
             f"IPAddressAllow={' '.join(allow)}\n")
 
 

@@ -72,6 +72,8 @@ def test_the_unit_with_its_network_drop_in_verifies(tmp_path):
     ("0.0.0.0:8080", "/dev/pokertable-shoe",
      ["localhost", "192.168.1.0/24", "10.9.0.0/16", "fd00::/64"]),
     ("127.0.0.1:8080", "socket://10.9.0.7:4000", ["localhost", "10.9.0.7/32"]),
+    (None, "socket://10.9.0.7:4000", ["10.9.0.7/32"]),
+    (None, "/dev/pokertable-shoe", []),
     ("192.168.1.50:80", "rfc2217://[fd00::9]:4000",
      ["localhost", "192.168.1.0/24", "fd00::9/128"]),
 ])
@@ -102,7 +104,17 @@ def test_config_network_prints_the_drop_in(tmp_path):
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert "[Service]" in lines and "RestrictAddressFamilies=AF_INET AF_INET6" in lines
-    assert "IPAddressAllow=localhost 127.0.0.2/32" in lines
+    assert "IPAddressAllow=127.0.0.2/32" in lines     # no [console] section: no console
+    proc = subprocess.run([sys.executable, "-m", "pi_app.cli.main", "config", "network",
+                           str(REPO / "config" / "example-table.toml")],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "AF_INET" not in proc.stdout and "IPAddressAllow" not in proc.stdout
+
+
+def test_the_drop_in_names_its_source_safely():
+    lines = drop_in("/etc/x\n[Service]\nExecStartPre=/bin/sh", []).splitlines()
+    assert [ln for ln in lines if not ln.startswith("#")] == ["[Service]"]
 
 
 def _mdwe_supported() -> bool:
