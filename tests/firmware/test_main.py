@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pathlib
-
 from firmware.shoe import framing
+from tests.data_paths import REPO
 from tests.firmware import fake_machine
 
 
@@ -64,7 +63,7 @@ def test_the_board_names_itself_for_the_udev_rule(board_main):
     assert (dev, cfg, builtin) == (builtin_default.desc_dev, builtin_default.desc_cfg,
                                    builtin_default)
     assert strs == {1: "PokerTable", 2: "PokerTable Shoe"}
-    rules = (pathlib.Path(__file__).parents[2] / "systemd" / "99-pokertable-shoe.rules")
+    rules = REPO / "systemd" / "99-pokertable-shoe.rules"
     assert f'ATTRS{{product}}=="{board_main.USB_PRODUCT}"' in rules.read_text()
 
 
