@@ -21,6 +21,7 @@ SHORT = [
     ("bench_service.py", ["--appends", "500", "--events", "2000", "--latency-events", "300"]),
     ("bench_sim.py", ["--short"]),
     ("census7.py", ["--sample", "2000000"]),
+    ("bench_equity.py", ["--spots", "10"]),
 ]
 
 

@@ -6,6 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.core", "engine.betting.pots",
+           "engine.betting.equity",
            "engine.table.positions",
            "pi_app.sim.bots"]
 

@@ -34,6 +34,7 @@ COMMAND_MODULES = (
     "structure",  # pokertable structure show/check
     "replay",     # pokertable replay        (dealing scenario scripts)
     "shoe",       # pokertable shoe soak
+    "equity",     # pokertable equity        (all-in odds)
 )
 
 EXIT_USAGE = 2

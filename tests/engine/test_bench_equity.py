@@ -1,0 +1,22 @@
+"""bench/bench_equity.py runs in a tiny size and prints its ratios against eval7 (issue 15)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from tests.data_paths import REPO
+
+
+def test_equity_bench_runs_tiny_and_prints_ratios_against_eval7():
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "bench_equity.py"), "--spots", "2",
+         "--samples", "500"], capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "heads-up preflop, 500 boards, 2 spots", "3-way flop, exact, 2 spots"]
+    for line in lines:
+        assert re.search(r"ratio ours/eval7 median \d+\.\d\d, p99 \d+\.\d\d$", line), line
+    assert "bench_equity.py" in (REPO / "bench" / "run_all.py").read_text()
