@@ -160,14 +160,21 @@ def _check_pots(pots: Sequence[Sequence[int]] | None, n: int) -> list[tuple[int,
 
 def _drawn(stub: list[int], samples: int, rng: random.Random) -> Iterator[tuple[int, ...]]:
     """``samples`` random 5-card boards from ``stub`` (a partial Fisher-Yates shuffle each)."""
-    deck = list(stub)
-    n = len(deck)
+    d = list(stub)
+    n = len(d)
     rand = rng.random
-    for _ in range(samples):
-        for j in range(5):
-            k = j + int(rand() * (n - j))
-            deck[j], deck[k] = deck[k], deck[j]
-        yield deck[0], deck[1], deck[2], deck[3], deck[4]
+    for _ in range(samples):  # the five steps unrolled: this is the preflop hot loop
+        k = int(rand() * n)
+        d[0], d[k] = d[k], d[0]
+        k = 1 + int(rand() * (n - 1))
+        d[1], d[k] = d[k], d[1]
+        k = 2 + int(rand() * (n - 2))
+        d[2], d[k] = d[k], d[2]
+        k = 3 + int(rand() * (n - 3))
+        d[3], d[k] = d[k], d[3]
+        k = 4 + int(rand() * (n - 4))
+        d[4], d[k] = d[k], d[4]
+        yield d[0], d[1], d[2], d[3], d[4]
 
 
 class _Tally:
@@ -183,9 +190,11 @@ class _Tally:
     def run(self, holes: list[tuple[int, int]], board: tuple[int, ...],
             runouts: Iterator[tuple[int, ...]]) -> int:
         """Count every runout; returns how many there were."""
+        single = len(self.pots) == 1 and len(self.pots[0]) == len(holes)
+        if single and len(holes) == 2:
+            return self._run_heads_up(holes, board, runouts)
         count = 0
         ev = evaluate_7_ids
-        single = len(self.pots) == 1 and len(self.pots[0]) == len(holes)
         for extra in runouts:
             full = board + extra
             values = [ev(a, b, *full) for a, b in holes]
@@ -195,6 +204,28 @@ class _Tally:
             else:
                 for p, elig in enumerate(self.pots):
                     self._score(p, [values[i] for i in elig])
+        return count
+
+    def _run_heads_up(self, holes: list[tuple[int, int]], board: tuple[int, ...],
+                      runouts: Iterator[tuple[int, ...]]) -> int:
+        """:meth:`run` for one pot between two hands (the preflop hot path)."""
+        (a0, a1), (b0, b1) = holes
+        ev = evaluate_7_ids
+        first = second = ties = count = 0
+        for extra in runouts:
+            full = board + extra
+            v0 = ev(a0, a1, *full)
+            v1 = ev(b0, b1, *full)
+            count += 1
+            if v0 < v1:
+                first += 1
+            elif v1 < v0:
+                second += 1
+            else:
+                ties += 1
+        self.win[0] = [first, second]
+        self.tie[0] = [ties, ties]
+        self.share[0] = [first * self.scale + ties, second * self.scale + ties]  # scale is 2
         return count
 
     def _score(self, p: int, values: list[int]) -> None:
