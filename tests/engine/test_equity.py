@@ -3,9 +3,11 @@
 From the flop on the odds are exact: on 120 seeded random spots (2 to 4 hands, flop, turn
 or river, some with dead cards and side pots) every win, tie and share equals, within
 1e-9, the one counted by enumerating the same runouts with eval7's evaluator.  Preflop the
-odds are a seeded Monte Carlo within 0.5 percentage points: heads-up spots are checked
-against eval7's own Monte Carlo of 2,000,000 boards, whose standard error is at most
-0.035 points, so the allowance is 0.5 + 0.15 points (4.2 of eval7's standard errors).
+odds are a seeded Monte Carlo within 0.5 percentage points: 2- to 4-way spots with enough
+dead cards for eval7 to enumerate every board are checked against that exact count
+(win, tie and share, per pot), and heads-up spots of a full deck against eval7's own
+Monte Carlo of 2,000,000 boards, whose standard error is at most 0.035 points, so the
+allowance there is 0.5 + 0.15 points (4.2 of eval7's standard errors).
 """
 
 from __future__ import annotations
@@ -97,6 +99,23 @@ def test_preflop_heads_up_is_within_half_a_point_of_eval7(hero, villain):
     main = odds.main
     assert main.share[0] == main.win[0] + main.tie[0] / 2  # heads-up, a tie is half
     assert abs(float(main.share[0]) - eval7_share(hero, villain, 2_000_000)) <= 0.0065
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_preflop_draw_is_within_half_a_point_of_exact_multiway_and_per_pot(seed):
+    # dead cards leave 12 to 16 cards, so eval7 can enumerate every board exactly
+    rng = random.Random(seed)
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    n = rng.randint(2, 4)
+    hands = [tuple(deck[2 * i:2 * i + 2]) for i in range(n)]
+    dead = tuple(deck[2 * n:52 - rng.randint(12, 16)])
+    pots = [list(range(n))] + ([[0, n - 1]] if n > 2 else [])
+    odds = all_in_odds(hands, (), dead, pots=pots, seed=seed)
+    assert not odds.exact
+    for got, want in zip(odds.pots, oracle(hands, (), dead, pots), strict=True):
+        for ours, exact in zip((got.win, got.tie, got.share), want, strict=True):
+            assert max(abs(float(a - b)) for a, b in zip(ours, exact, strict=True)) <= 0.005
 
 
 def test_preflop_draw_is_repeatable_and_follows_its_seed():
