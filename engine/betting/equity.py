@@ -44,6 +44,8 @@ from engine.evaluation import evaluate_7_ids
 
 #: Boards drawn for a preflop spot (the 0.5-point bound above rests on this number).
 PREFLOP_SAMPLES = 120_000
+#: The most boards a preflop draw may take (about a minute on a Pi).
+MAX_SAMPLES = 10_000_000
 #: Board sizes that can be given: preflop, flop, turn, river.
 BOARD_SIZES = (0, 3, 4, 5)
 
@@ -98,7 +100,8 @@ def all_in_odds(hands: Sequence[Sequence[Card]], board: Sequence[Card] = (),
         exact: enumerate every preflop board too (1,712,304 heads-up: seconds).
 
     Raises:
-        EquityInputError: as described on the class; ``samples`` below 1.
+        EquityInputError: as described on the class; ``samples`` not 1 to
+            :data:`MAX_SAMPLES`.
         InvalidCardError: a card given twice (in hands, board or dead cards).
     """
     holes, board_ids, stub = _check_cards(hands, board, dead)
@@ -107,8 +110,8 @@ def all_in_odds(hands: Sequence[Sequence[Card]], board: Sequence[Card] = (),
     if len(stub) < need:
         raise EquityInputError(f"only {len(stub)} cards left to deal {need} board cards")
     if need == 5 and not exact:
-        if samples < 1:
-            raise EquityInputError(f"samples must be at least 1, got {samples}")
+        if not 1 <= samples <= MAX_SAMPLES:
+            raise EquityInputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")
         runouts: Iterator[tuple[int, ...]] = _drawn(stub, samples, random.Random(seed))
         is_exact = False
     else:

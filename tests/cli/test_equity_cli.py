@@ -48,7 +48,8 @@ def test_text_output_names_the_method(capsys):
     (["AhKx", "QsQd"], "bad card"),
     (["AhKhQc", "QsQd"], "hand 1 has 3 cards"),
     (["AhK", "QsQd"], "odd number"),
-    (["AhKh", "QsQd", "--samples", "0"], "samples"),
+    (["AhKh", "QsQd", "--samples", "0"], "samples must be 1 to 10,000,000"),
+    (["AhKh", "QsQd", "--samples", "10000001"], "got 10000001"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
     rc, out, err = run_main(["equity", *argv, "--json"], capsys)
