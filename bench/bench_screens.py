@@ -6,7 +6,9 @@ Cases, each over N frames on SDL's dummy video driver (no window, so this is the
 of drawing; the driver's flip is not included):
 
 * ``full``:       :func:`pi_app.screens.draw_screen` of the whole frame every time (the peer);
-* ``tick``:       :class:`ScreenRenderer` when only the clock moved (a second per frame);
+* ``tick``:       :class:`ScreenRenderer` when only the clock moved (a second per frame),
+  with the clock views the real table core gives each second (so every field the service
+  changes per second is in them); the kinds of redraw it did are printed beside it;
 * ``unchanged``:  :class:`ScreenRenderer` when nothing visible changed (sub-second frames);
 * ``changed``:    :class:`ScreenRenderer` when the table changed every frame (a bet moved).
 
@@ -33,7 +35,9 @@ import pygame  # noqa: E402
 from engine.views import ScreenState  # noqa: E402
 from pi_app.screens import ScreenRenderer, draw_screen  # noqa: E402
 from pi_app.screens.samples import CLOCK, table_side_pots  # noqa: E402
-from pi_app.screens.theme import text_surface  # noqa: E402
+from engine.events import ClockTick  # noqa: E402
+from engine.table.core import TableCore, TableSettings  # noqa: E402
+from pi_app.screens import theme  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:
@@ -43,7 +47,8 @@ def pct(xs: list[float], p: float) -> float:
 
 def timed(fn, states) -> list[float]:
     """Per-call milliseconds; the text cache starts cold, as it is for each new second."""
-    text_surface.cache_clear()
+    theme.TEXTS.clear()
+    theme.GLYPHS.clear()
     out = []
     for st in states:
         t0 = time.perf_counter()
@@ -52,7 +57,18 @@ def timed(fn, states) -> list[float]:
     return out
 
 
-def run(frames: int) -> list[tuple[str, str, float, float]]:
+def core_clocks(n: int) -> list:
+    """``n`` clock views of the real core, one a second from the start of the clock."""
+    core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"}, seed=1))
+    core.tournament.start(0.0)
+    out = []
+    for k in range(n):
+        core.apply(ClockTick(t=float(k)))
+        out.append(core.screen_state().clock)
+    return out
+
+
+def run(frames: int) -> list[tuple[str, str, float, float, str]]:
     pygame.display.init()
     pygame.font.init()
     surf = pygame.Surface((1920, 1080))
@@ -68,27 +84,35 @@ def run(frames: int) -> list[tuple[str, str, float, float]]:
         "split": lambda i, t: ScreenState(clock=replace(CLOCK, remaining_seconds=900 - t),
                                           table=table, layout="split", now=t),
     }
+    clocks = core_clocks(frames)
     rows = []
     for name, make in screens.items():
         full = timed(lambda st: draw_screen(surf, st), [make(i, float(i)) for i in range(frames)])
-        rows.append((name, "full", statistics.median(full), pct(full, 99)))
-        # only the clock moves (one second a frame); the table part stays put
-        tick_states = [make(0, float(i)) for i in range(frames)]
+        rows.append((name, "full", statistics.median(full), pct(full, 99), ""))
+        # only the clock moves (one second a frame, as the core gives it); the table stays
+        tick_states = [replace(make(0, float(i)), clock=c) for i, c in enumerate(clocks)]
         r = ScreenRenderer()
         r.render(surf, tick_states[0])  # the first frame is a full draw, not timed
         tick = timed(lambda st, r=r: r.render(surf, st), tick_states[1:])
-        rows.append((name, "tick", statistics.median(tick), pct(tick, 99)))
+        rows.append((name, "tick", statistics.median(tick), pct(tick, 99), _kinds(r)))
         same = [replace(tick_states[0], now=0.01 * i) for i in range(frames)]
         r = ScreenRenderer()
         r.render(surf, same[0])
         unchanged = timed(lambda st, r=r: r.render(surf, st), same[1:])
-        rows.append((name, "unchanged", statistics.median(unchanged), pct(unchanged, 99)))
+        rows.append((name, "unchanged", statistics.median(unchanged), pct(unchanged, 99),
+                     _kinds(r)))
         if name == "table":
             r = ScreenRenderer()
             changed = timed(lambda st, r=r: r.render(surf, st),
                             [make(i, 0.0) for i in range(frames)])
-            rows.append((name, "changed", statistics.median(changed), pct(changed, 99)))
+            rows.append((name, "changed", statistics.median(changed), pct(changed, 99),
+                         _kinds(r)))
     return rows
+
+
+def _kinds(r: ScreenRenderer) -> str:
+    """The redraws the renderer really did (the first, untimed frame included)."""
+    return " ".join(f"{k} {v}" for k, v in r.stats.items() if v)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -96,11 +120,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--frames", type=int, default=300)
     args = p.parse_args(argv)
     rows = run(args.frames)
-    peer = {name: p50 for name, case, p50, _ in rows if case == "full"}
+    peer = {name: p50 for name, case, p50, _, _ in rows if case == "full"}
     print(f"TV frame render time at 1920x1080, {args.frames} frames per case")
-    print(f"{'screen':8} {'case':10} {'p50 ms':>9} {'p99 ms':>9} {'p50 vs full':>12}")
-    for name, case, p50, p99 in rows:
-        print(f"{name:8} {case:10} {p50:9.3f} {p99:9.3f} {p50 / peer[name]:11.3f}x")
+    print(f"{'screen':8} {'case':10} {'p50 ms':>9} {'p99 ms':>9} {'p50 vs full':>12}  redraws")
+    for name, case, p50, p99, kinds in rows:
+        print(f"{name:8} {case:10} {p50:9.3f} {p99:9.3f} {p50 / peer[name]:11.3f}x  {kinds}")
     return 0
 
 

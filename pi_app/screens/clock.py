@@ -183,17 +183,18 @@ def _stat_value_rect(cv: Canvas, L: ClockLayout, i: int) -> pygame.Rect:
 
 def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Rect]:
     """Draw the parts that change every second (time, time to break); returns the real
-    rects touched.  Each is first cleared to its background, so drawing is idempotent."""
+    rects touched.  Each is first cleared to its background, so drawing is idempotent.
+    The texts are drawn from cached glyphs: a new second caches nothing new."""
     tr = cv.rect(*L.time)
     pygame.draw.rect(cv.surface, BG, tr)
     text = time_text(clock)
     # DejaVu Sans digits are tabular (equal widths), so the time does not jiggle
-    cv.text_px(text, "bold", cv.px(L.time_size), time_colour(clock), tr.center, "center",
-               max_width=tr.w)
+    cv.glyphs_px(text, "bold", cv.px(L.time_size), time_colour(clock), tr.center, "center",
+                 max_width=tr.w)
     br = _stat_value_rect(cv, L, BREAK_STAT)
     pygame.draw.rect(cv.surface, PANEL, br)
-    cv.text_px(break_text(clock), "bold", cv.px(L.stat_value), TEXT, br.center, "center",
-               max_width=br.w)
+    cv.glyphs_px(break_text(clock), "bold", cv.px(L.stat_value), TEXT, br.center, "center",
+                 max_width=br.w)
     return [tr, br]
 
 

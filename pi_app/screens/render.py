@@ -113,9 +113,12 @@ def draw_screen(surface: pygame.Surface, state: ScreenState) -> None:
 
 
 def _static_clock(c: ClockView | None) -> ClockView | None:
+    """The clock without its per-second fields: the two ticking texts (compared through
+    :func:`_ticking_key`) and ``estimated_end_seconds``, which no screen draws."""
     if c is None:
         return None
-    return replace(c, remaining_seconds=None, seconds_to_break=None)
+    return replace(c, remaining_seconds=None, seconds_to_break=None,
+                   estimated_end_seconds=None)
 
 
 def _ticking_key(c: ClockView | None) -> tuple:

@@ -5,14 +5,15 @@ scaled by :class:`Canvas` to the real surface (1280x720 scales by 2/3).  Fonts c
 from ``pi_app/screens/fonts/`` (DejaVu, Bitstream Vera license, see ``fonts/README.txt``);
 system fonts are never used at run time.
 
-Rendered text surfaces are cached (LRU) by font, size, text and colour, which is what makes
-a redraw of an unchanged screen cheap (see ``bench/bench_screens.py``).
+Rendered text surfaces are cached (LRU, bounded by bytes: :mod:`pi_app.screens.cache`) by
+font, size, text and colour, which is what makes a redraw of an unchanged screen cheap (see
+``bench/bench_screens.py``).  Texts that change every second (the countdown) are drawn from
+cached glyphs (:meth:`Canvas.glyphs_px`), so a night of distinct clock values adds nothing.
 """
 
 from __future__ import annotations
 
 import os
-from functools import lru_cache
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
@@ -20,6 +21,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the ser
 import pygame  # noqa: E402
 
 from engine.text import safe_text  # noqa: E402
+from pi_app.screens.cache import BUDGETS, ByteLRU  # noqa: E402
 
 FONT_DIR = Path(__file__).with_name("fonts")
 FONT_FILES = {
@@ -61,24 +63,68 @@ def font_path(kind: str) -> Path:
     return FONT_DIR / FONT_FILES[kind]
 
 
-@lru_cache(maxsize=256)
+#: what one open font costs (bytes): measured as RSS per pygame Font of the shipped faces
+#: once it has rendered a few glyphs (about 235 KB on x86-64; bench/bench_night.py)
+FONT_BYTES = 256 * 1024
+
+
+def surface_bytes(surf: pygame.Surface) -> int:
+    """Pixel bytes held by ``surf`` (pitch x height)."""
+    return surf.get_pitch() * surf.get_height()
+
+
+FONTS: ByteLRU[pygame.font.Font] = ByteLRU(BUDGETS["fonts"], lambda _f: FONT_BYTES)
+TEXTS: ByteLRU[pygame.Surface] = ByteLRU(BUDGETS["text"], surface_bytes)
+GLYPHS: ByteLRU[pygame.Surface] = ByteLRU(BUDGETS["glyphs"], surface_bytes)
+
+
 def font(kind: str, size: int) -> pygame.font.Font:
-    """A shipped font at ``size`` real pixels (cached)."""
+    """A shipped font at ``size`` real pixels (cached, :data:`FONTS`).
+
+    Raises:
+        KeyError: unknown kind.
+    """
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(str(font_path(kind)), max(6, int(size)))
+    size = max(6, int(size))
+    return FONTS.get((kind, size), lambda: pygame.font.Font(str(font_path(kind)), size))
 
 
 TEXT_MAX = 160  # characters of one drawn text; longer text is elided (engine.text)
 
 
-@lru_cache(maxsize=2048)
 def text_surface(kind: str, size: int, text: str, colour: tuple[int, int, int]) -> pygame.Surface:
-    """Antialiased text rendered once and cached; callers only blit it.  Every text drawn
-    on the TV passes here and is made safe first (:func:`engine.text.safe_text`: no
-    control, bidi or zero-width character reaches the font; at most :data:`TEXT_MAX`
-    characters)."""
-    return font(kind, size).render(safe_text(text, TEXT_MAX), True, colour)
+    """Antialiased text rendered once and cached (:data:`TEXTS`); callers only blit it.
+    Every text drawn on the TV passes here or through :func:`glyph_run` and is made safe
+    first (:func:`engine.text.safe_text`: no control, bidi or zero-width character reaches
+    the font; at most :data:`TEXT_MAX` characters)."""
+    key = (kind, size, text, tuple(colour))
+    return TEXTS.get(key, lambda: font(kind, size).render(safe_text(text, TEXT_MAX), True,
+                                                          colour))
+
+
+def glyph(kind: str, size: int, char: str, colour: tuple[int, int, int]) -> pygame.Surface:
+    """One character rendered once and cached (:data:`GLYPHS`)."""
+    key = (kind, size, char, tuple(colour))
+    return GLYPHS.get(key, lambda: font(kind, size).render(char, True, colour))
+
+
+def glyph_run(kind: str, size: int, text: str, colour: tuple[int, int, int],
+              max_width: int | None = None) -> list[pygame.Surface]:
+    """The glyphs of ``text`` (made safe first, as in :func:`text_surface`) at ``size``
+    real pixels, at a smaller size when their total width exceeds ``max_width`` (as
+    :func:`fit_text`)."""
+    text = safe_text(text, TEXT_MAX)
+    run = [glyph(kind, size, c, colour) for c in text]
+    width = sum(g.get_width() for g in run)
+    if max_width is None or width <= max_width or size <= 8:
+        return run
+    new = max(8, int(size * max_width / max(1, width)))
+    while True:
+        run = [glyph(kind, new, c, colour) for c in text]
+        if sum(g.get_width() for g in run) <= max_width or new <= 8:
+            return run
+        new -= 1
 
 
 def fmt_chips(n: int | None) -> str:
@@ -166,6 +212,20 @@ class Canvas:
         surf = fit_text(kind, size, text, tuple(colour), max_width)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
+        return r
+
+    def glyphs_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
+                  anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+        """As :meth:`text_px`, drawn glyph by glyph from :func:`glyph_run` (for texts that
+        change every second: nothing new is cached per distinct text)."""
+        run = glyph_run(kind, size, text, tuple(colour), max_width)
+        height = max((g.get_height() for g in run), default=0)
+        r = pygame.Rect(0, 0, sum(g.get_width() for g in run), height)
+        setattr(r, anchor, pos)
+        x = r.x
+        for g in run:
+            self.surface.blit(g, (x, r.y))
+            x += g.get_width()
         return r
 
     def panel(self, r: pygame.Rect, fill=PANEL, edge=PANEL_EDGE, radius: float = 18,
