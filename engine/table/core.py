@@ -60,6 +60,7 @@ from engine.events import (
     StubReshuffled,
 )
 from engine.table import views as table_views
+from engine.table.atomic import Guard, copy_procedure
 from engine.table.positions import Positions, next_positions
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure import load_structure
@@ -194,17 +195,21 @@ class TableCore:
     # ------------------------------------------------------------------ apply
     def apply(self, event: Event) -> list[Effect]:
         """Apply one input event; return the effects.  A rejected input raises a
-        :class:`engine.errors.PokerTableError` and changes nothing."""
+        :class:`engine.errors.PokerTableError` and changes nothing: the hot inputs are
+        verified before anything changes, the rare operator inputs run under a
+        :class:`engine.table.atomic.Guard` (no snapshot of the table per event)."""
         if event.t < self.last_t:
             raise InvalidInputError(f"event time {event.t} is before the last event "
                                     f"({self.last_t}); times are monotonic")
-        before = self.snapshot() if not isinstance(event, ClockTick) else None
-        try:
+        if _guarded(event, self):
+            guard = Guard(self)
+            try:
+                effects = self._dispatch(event)
+            except Exception:
+                guard.restore()
+                raise
+        else:
             effects = self._dispatch(event)
-        except Exception:
-            if before is not None:
-                self._load(before)
-            raise
         self.last_t = event.t
         if not isinstance(event, ClockTick):
             self.last_input_t = event.t
@@ -289,7 +294,7 @@ class TableCore:
         if self.undo is None or self.proc is None:
             raise TableStateError("nothing to undo (only the last action of this hand, "
                                   "before the next card is drawn)")
-        self.proc = DealingProcedure.from_dict(self.undo["proc"])
+        self.proc = self.undo
         self.seat_inputs = {}
         self.undo = None
         return [Notice("Last action undone")]
@@ -456,8 +461,8 @@ class TableCore:
 
     def _player_action(self, ev: PlayerAction) -> list[Effect]:
         proc = self._need_proc()
-        undo = {"proc": proc.to_dict()}
-        outcomes = proc.apply(ev)
+        undo = copy_procedure(proc)
+        outcomes = proc.apply(ev)  # atomic: a refused action changes nothing
         self.undo = undo if not proc.hand.is_complete else None
         return self._after_outcomes(outcomes, ev.t)
 
@@ -466,13 +471,13 @@ class TableCore:
             if isinstance(ev, CardDrawn):
                 raise TableStateError("a card was drawn between hands: press NEXT HAND first")
             raise TableStateError("no hand is being dealt")
+        outcomes = self.proc.apply(ev)  # atomic: a refused event changes nothing
         if isinstance(ev, ShoeReloaded):
             self.shoe_draws = 0
             self.load_count += 1
             self.reshuffles = 0
         elif isinstance(ev, StubReshuffled):
             self.reshuffles += 1
-        outcomes = self.proc.apply(ev)
         if isinstance(ev, CardDrawn):
             self.shoe_draws += 1
             self.undo = None
@@ -575,7 +580,7 @@ class TableCore:
             "history_digest": self.history_digest,
             "last_t": self.last_t,
             "last_input_t": self.last_input_t,
-            "undo": self.undo,
+            "undo": {"proc": self.undo.to_dict()} if self.undo is not None else None,
             "shoe_draws": self.shoe_draws,
             "load_count": self.load_count,
             "free_hand": self.free_hand,
@@ -608,11 +613,25 @@ class TableCore:
         self.offline = set(d["offline"])
         self.muted = bool(d["muted"])
         self.history_digest = d["history_digest"]
-        self.undo = d["undo"]
+        self.undo = (DealingProcedure.from_dict(d["undo"]["proc"]) if d["undo"] is not None
+                     else None)
         self.shoe_draws = int(d["shoe_draws"])
         self.load_count = int(d["load_count"])
         self.free_hand = bool(d["free_hand"])
         self.reshuffles = int(d["reshuffles"])
+
+
+def _guarded(event: Event, core: TableCore) -> bool:
+    """The rare inputs that change the tournament in several steps (see
+    :mod:`engine.table.atomic`): NEXT HAND starting a hand, PAUSE/RESUME, operator commands."""
+    if isinstance(event, DealerCommand):
+        return True
+    if isinstance(event, DealerButton) and event.button == "pause_resume":
+        return True
+    if isinstance(event, DealerButton) and event.button == "next_hand":
+        # after a misdeal or mid-hand, NEXT HAND goes to the (atomic) dealing procedure
+        return not (core.proc is not None and (core.proc.stopped or core.in_hand))
+    return False
 
 
 def _mix(*parts: object) -> int:

@@ -116,6 +116,9 @@ class NextHand:
 
 
 
+_ENTRANT_FIELDS = tuple(f.name for f in dataclasses.fields(Entrant))
+
+
 class Tournament:
     """See the module docstring for the API."""
 
@@ -624,7 +627,8 @@ class Tournament:
         d: dict[str, Any] = {k: getattr(self, k) for k in self._FIELDS}
         d["colored_up"] = list(self.colored_up)  # copies: a snapshot must not change later
         d["notices"] = list(self.notices)
-        d["entrants"] = [dataclasses.asdict(e) for e in self.entrants]
+        # every field of an entry is a scalar: a plain dict, not dataclasses.asdict's deep copy
+        d["entrants"] = [{k: getattr(e, k) for k in _ENTRANT_FIELDS} for e in self.entrants]
         d["hand_start_chips"] = {str(k): v for k, v in self.hand_start_chips.items()}
         d["current"] = None if self.current is None else dataclasses.asdict(self.current)
         d["clock"] = self.clock.to_dict(now)

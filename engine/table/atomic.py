@@ -1,0 +1,82 @@
+"""Verify-then-do for the table core: what makes a refused input change nothing, without a
+snapshot of the whole table per event.
+
+The hot inputs (a card drawn, a seat key, a player action, a declaration) need no copy here:
+:meth:`engine.dealing.procedure.DealingProcedure.apply` is atomic on its own (it keeps the
+deal state it had, which its rulings need anyway), and the core changes its own fields only
+after the procedure accepted the event (:mod:`engine.table.core`).  The rare operator inputs
+(NEXT HAND, PAUSE/RESUME, the operator's commands: a few per hand) change the tournament in
+several steps, so :class:`Guard` keeps a structural copy of the tournament and of the core's
+own fields (no dict round trip: a few dozen objects) and puts them back if a step refuses.
+This follows PokerKit's verify-then-do design (its ``verify_*`` twins).
+
+>>> from engine.table.core import TableCore, TableSettings
+>>> from engine.events import DealerCommand
+>>> core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob"}))
+>>> before = core.snapshot()
+>>> core.apply(DealerCommand(t=1.0, command="register", args={"name": "Cy", "seat": 1}))
+Traceback (most recent call last):
+...
+engine.tournament.tournament.RegistrationError: seat 1 is taken
+>>> core.snapshot() == before
+True
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+#: the core's own fields that the rare inputs change (the tournament is copied apart)
+CORE_FIELDS = ("proc", "hand_number", "pos", "seat_inputs", "results", "offline", "muted",
+               "history_digest", "undo", "shoe_draws", "load_count", "free_hand",
+               "reshuffles")
+
+
+def copy_tournament(tour: Any) -> Any:
+    """A copy of a :class:`engine.tournament.tournament.Tournament` that shares nothing
+    mutable with it (the structure, immutable, is shared)."""
+    new = copy.copy(tour)
+    for name, value in vars(tour).items():
+        if isinstance(value, (list, dict, set)):
+            setattr(new, name, copy.copy(value))
+    new.entrants = [copy.copy(e) for e in tour.entrants]
+    new.clock = copy.copy(tour.clock)
+    new.clock.fired = set(tour.clock.fired)
+    return new
+
+
+def copy_procedure(proc: Any) -> Any:
+    """A copy of a :class:`engine.dealing.procedure.DealingProcedure` for the UNDO of the
+    last player action: what :meth:`DealingProcedure.apply` may change is copied, the
+    deck registry and house profile (never changed by a hand) are shared."""
+    new = copy.copy(proc)
+    new.s = proc.s.copy()
+    new.book = copy.copy(proc.book)
+    new.book.rulings = list(proc.book.rulings)
+    new.book.decisions = list(proc.book.decisions)
+    if proc._pending is not None:
+        rid, snap, trigger, later = proc._pending
+        new._pending = (rid, snap.copy(), trigger, list(later))
+    return new
+
+
+class Guard:
+    """Keeps the tournament and the core's fields of ``core`` to put back on a refusal.
+
+    Usage: ``g = Guard(core)``, then on an exception ``g.restore()`` and re-raise.
+    """
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.tournament = copy_tournament(core.tournament)
+        self.fields = {name: _copy_field(getattr(core, name)) for name in CORE_FIELDS}
+
+    def restore(self) -> None:
+        self.core.tournament = self.tournament
+        for name, value in self.fields.items():
+            setattr(self.core, name, value)
+
+
+def _copy_field(value: Any) -> Any:
+    return copy.copy(value) if isinstance(value, (list, dict, set)) else value
