@@ -91,10 +91,15 @@ def card_stream(hands: int, seed: int = 1) -> tuple[list[float], int]:
 
 
 def engine_action_cost(hands: int, seed: int = 2) -> float:
-    """Seconds per betting action on a bare Hand (the peer figure)."""
+    """Seconds per betting action on a bare Hand (the peer figure), the mean."""
+    samples = engine_action_samples(hands, seed)
+    return sum(samples) / max(len(samples), 1)
+
+
+def engine_action_samples(hands: int, seed: int = 2) -> list[float]:
+    """Seconds of each betting action on a bare Hand over ``hands`` random hands."""
     rng = random.Random(seed)
-    total = 0.0
-    n = 0
+    samples: list[float] = []
     for _ in range(hands):
         h = Hand(_config(rng))
         deck = Deck.shuffled(rng)
@@ -116,9 +121,8 @@ def engine_action_cost(hands: int, seed: int = 2) -> float:
                 h.bet_or_raise_to(la.min_raise_to)
             else:
                 h.check_or_call()
-            total += time.perf_counter() - t0
-            n += 1
-    return total / max(n, 1)
+            samples.append(time.perf_counter() - t0)
+    return samples
 
 
 def pct(xs: list[float], p: float) -> float:

@@ -24,40 +24,13 @@ from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from common import MB, long_structure, rss  # noqa: E402
 
 from engine.events import ClockTick  # noqa: E402
 from engine.table.core import TableCore, TableSettings  # noqa: E402
-
-MB = 1024 * 1024
-
-
-def rss() -> int:
-    """Resident set size of this process, bytes (``/proc/self/statm``)."""
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def night_structure(folder: Path, hours: float) -> Path:
-    """A structure of 20-minute levels with a 10-minute break after every fourth, long
-    enough for ``hours`` of clock (the presets end after a few hours)."""
-    lines = ['[tournament]', 'name = "Long night"', '[chips]', 'starting_stack = 100000',
-             '[[chips.set]]', 'denomination = 25', 'color = "green"',
-             '[[chips.set]]', 'denomination = 1000', 'color = "yellow"',
-             '[chips.starting]', '25 = 40', '1000 = 99']
-    sb, minutes, n = 25, 0, 0
-    while minutes < hours * 60 + 60:
-        n += 1
-        lines += ["[[levels]]", f"small_blind = {sb}", f"big_blind = {2 * sb}", "minutes = 20"]
-        minutes += 20
-        sb = sb * 3 // 2 // 25 * 25 or 25
-        if n % 4 == 0:
-            lines += ["[[levels]]", "break = true", "minutes = 10"]
-            minutes += 10
-    path = folder / "night.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
 
 def night(seconds: int, layout: str, tv_on: bool, structure: Path) -> tuple[int, int, float,
                                                                             dict]:
@@ -108,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     n = max(61, args.seconds)
     with tempfile.TemporaryDirectory() as tmp:
-        structure = night_structure(Path(tmp), n / 3600)
+        structure = long_structure(Path(tmp), n / 3600)
         f0, e0, w0, _ = night(n, args.layout, False, structure)
         f1, e1, w1, stats = night(n, args.layout, True, structure)
     grow, peer = (e1 - f1) / MB, (e0 - f0) / MB

@@ -1,68 +1,76 @@
-"""Service figures (issue 6): journal append latency, replay speed, restart-to-ready,
-event-to-rendered latency and idle CPU, each printed with a peer measured in the same run.
+"""Service figures over the real service loop: the real table core, the real journal (WAL,
+synchronous=FULL: one fsync per record) and the real TV renderer at 1920x1080 on SDL's
+``dummy`` driver.  The events are real play: what the simulated table does next
+(:func:`pi_app.sim.policy.next_step`), over a long structure with no break, so a journal of
+N events holds N real events and no clock tick.  Each figure has its peer from the same run.
 
-* append: one journal record written and committed (WAL, synchronous=FULL, so one fsync),
-  p50/p99; peer: a bare ``os.write`` + ``os.fsync`` of the same bytes to a plain file.
-* replay: events per second of :func:`pi_app.service.recovery.recover` over a 10,000-event journal
-  from its genesis; peer: only reading and checksumming the same records.
-* restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (newest snapshot +
-  the tail), with snapshots every 200 events and without any (full replay).
-* event to rendered: ``loop.put(event)`` until the TV renderer has been handed the new
-  screen (journal fsync + apply + views), p50/p99; peer: the same loop over an in-memory
-  journal (no fsync), to show the share of durability.
-* idle CPU: :func:`pi_app.service.wiring.run_service` with a real clock showing only the clock
-  (one tick a second), as the share of one core.
+* append: one journal record written and committed, p50/p99; peer: ``os.write`` +
+  ``os.fsync`` of the same bytes to a plain file.
+* replay: :func:`pi_app.service.recovery.recover` of the whole journal from its genesis
+  (seconds for N real events; bar 0.5 s for 10,000); peer: reading and checksumming the
+  same records only.
+* restart to ready: :func:`pi_app.service.wiring.build_service` on that journal with a
+  snapshot every 200 events, and with none.
+* card drawn through ``TableCore.apply``: p50/p99 over the journal's cards, applied
+  straight to a core; peer: the same card on the same state through the bare dealing
+  engine (:class:`engine.dealing.procedure.DealingProcedure`, what bench_dealing times),
+  p50/p99 (bar: card p99 at most 3x the engine's); for scale, one betting action on a bare
+  ``engine.betting.hand.Hand``.
+* event to journaled, applied and rendered: ``loop.handle(event)`` with the TV drawn at
+  1080p, p50/p99 (bar p99 5 ms); peer: the same loop over a journal without fsync.
+* records per idle hour: an hour of virtual time with the clock running and no input;
+  peer: the clock ticks the loop made (the journal held one record per tick before).
 
-The core is the fake deterministic one from the tests unless ``--core module:Class`` names
-another whose class has ``from_config(None)`` or a no-argument constructor, and whose
-events come from ``--events module:function`` (``function(core, rng, t) -> Event``).
-
-Run: ``.venv/bin/python bench/bench_service.py [--appends N] [--events N] [--idle S]``
+Run: ``.venv/bin/python bench/bench_service.py [--events 10000] [--latency-events 2000]``
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import random
-import resource
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.events import ClockTick  # noqa: E402
-from pi_app import core_registry  # noqa: E402
-from pi_app.service.clock_source import RealClock, VirtualClock  # noqa: E402
+from common import long_structure, pct, real_play  # noqa: E402
+
+from engine.events import CardDrawn, ClockTick, DealerButton  # noqa: E402
+from engine.table.core import TableCore, TableSettings  # noqa: E402
+from pi_app.service.clock_source import VirtualClock  # noqa: E402
 from pi_app.service.journal import Journal  # noqa: E402
 from pi_app.service.loop import ServiceLoop  # noqa: E402
 from pi_app.service.recovery import recover  # noqa: E402
-from pi_app.service.wiring import Devices, build_service, run_service  # noqa: E402
-
-
-def pct(values: list[float], q: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(round(q / 100 * (len(values) - 1))))]
+from pi_app.service.wiring import build_service  # noqa: E402
 
 
 def fmt_us(seconds: float) -> str:
-    return f"{seconds * 1e6:9.0f} us"
+    return f"{seconds * 1e6:8.0f} us"
 
 
-def load(spec: str):
-    return core_registry.load_class(spec)
+def new_core(structure: Path, players: int = 10) -> TableCore:
+    return TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, players + 1)},
+                                       structure=str(structure), seed=1, layout="split"))
 
 
-def make_core(cls):
-    return cls.from_config(None) if hasattr(cls, "from_config") else cls()
+def tv_renderer():
+    """The real TV adapter at 1080p on the dummy driver, as the daemon wires it."""
+    from hardware.tv import TV
+    from pi_app.screens import ScreenRenderer, screen_key
+
+    renderer = ScreenRenderer()
+    tv = TV(draw=renderer, key=screen_key, size=(1920, 1080), fps=0)
+    tv.open(0.0)
+    return tv, renderer
 
 
 def bench_append(d: Path, n: int) -> None:
     j = Journal.create(d / "append.db", {"genesis": True})
-    ev = ClockTick(t=0.0)
     times = []
     for i in range(n):
         ev = ClockTick(t=float(i))
@@ -79,48 +87,43 @@ def bench_append(d: Path, n: int) -> None:
         os.fsync(fd)
         raw.append(time.perf_counter() - t0)
     os.close(fd)
-    print(f"journal append (fsync)   p50 {fmt_us(pct(times, 50))}  p99 {fmt_us(pct(times, 99))}"
+    print(f"journal append (fsync)      p50 {fmt_us(pct(times, 50))}  p99 {fmt_us(pct(times, 99))}"
           f"   | peer write+fsync p50 {fmt_us(pct(raw, 50))}  p99 {fmt_us(pct(raw, 99))}"
           f"   ratio p50 {pct(times, 50) / pct(raw, 50):.2f}x")
 
 
-def build_journal(d: Path, name: str, cls, events_fn, n: int, every: int) -> Path:
-    path = d / name
-    clock = VirtualClock()
-    svc = build_service(None, journal_path=path, core_factory=lambda: make_core(cls),
-                        clock=clock, snapshot_every=every, tick_interval=1.0)
-    loop = svc.loop
-    i = 0
-    while svc.journal.last_seq < n:
-        t = i * 0.25 + 0.125
-        clock.advance_to(t)
-        loop.pump()
-        loop.put(events_fn(loop.core, random.Random(f"b:{svc.journal.last_seq}"), t))
-        loop.pump()
-        i += 1
-    svc.journal.close()  # no final snapshot: the tail after the last one stays to replay
-    return path
+def build_journal(d: Path, structure: Path, n: int) -> tuple[Path, list]:
+    """A journal of ``n`` real events (no clock tick), written through the real loop (its
+    fsync switched off: building is not measured).  Returns its path and the events."""
+    path = d / "real.db"
+    core = new_core(structure)
+    j = Journal.create(path, core.snapshot(), snapshot_every=10**9)
+    j._con.execute("PRAGMA synchronous=OFF")
+    loop = ServiceLoop(core, j, VirtualClock())
+    events = []
+    for ev in real_play(core):
+        if len(events) >= n:
+            break
+        loop.handle(ev)
+        events.append(ev)
+    j.close()
+    return path, events
 
 
-def bench_replay(d: Path, cls, events_fn, n: int) -> None:
-    path = build_journal(d, "replay.db", cls, events_fn, n, every=10**9)
+def bench_replay(d: Path, path: Path, n: int) -> None:
     with Journal.open_readonly(path) as j:
         t0 = time.perf_counter()
-        rec = recover(j, cls)
+        rec = recover(j, TableCore)
         dt = time.perf_counter() - t0
         t0 = time.perf_counter()
         count = sum(1 for _ in j.events())
         read = time.perf_counter() - t0
-    print(f"replay                   {rec.replayed / dt:9.0f} events/s ({rec.replayed} events, "
-          f"{dt * 1e3:.0f} ms)   | peer read+checksum only {count / read:9.0f} events/s"
-          f"   ratio {dt / read:.2f}x")
+    print(f"replay of {rec.replayed} real events  {dt:6.3f} s ({rec.replayed / dt:7.0f} events/s;"
+          f" bar 0.5 s for 10,000)   | peer read+checksum only {read:6.3f} s ({count} records)"
+          f"   ratio {dt / read:.1f}x")
     for every, label in ((200, "snapshot every 200"), (10**9, "no snapshot      ")):
-        # n + 100: a tail of half the snapshot interval after the newest snapshot
-        p = build_journal(d, f"restart{every}.db", cls, events_fn, n + 100, every=every)
         t0 = time.perf_counter()
-        svc = build_service(None, journal_path=p, clock=VirtualClock(),
-                            core_spec=core_registry.spec_of(cls))
-        svc.loop.render(force=True)
+        svc = build_service(None, journal_path=path, clock=VirtualClock(), snapshot_every=every)
         dt = time.perf_counter() - t0
         replayed = svc.recovered.replayed if svc.recovered else 0
         svc.journal.close()
@@ -128,78 +131,97 @@ def bench_replay(d: Path, cls, events_fn, n: int) -> None:
               f"({replayed} events replayed)")
 
 
-def bench_latency(d: Path, cls, events_fn, n: int) -> None:
-    def run(in_memory: bool) -> list[float]:
-        core = make_core(cls)
-        path = d / ("lat-mem.db" if in_memory else "lat.db")
-        j = Journal.create(path, core.snapshot(), snapshot_every=200)
-        if in_memory:
-            j._con.execute("PRAGMA synchronous=OFF")
-        rendered: list[float] = []
-        loop = ServiceLoop(core, j, VirtualClock(), tv=lambda s: rendered.append(
-            time.perf_counter()), seats=lambda v: None)
-        out = []
-        for i in range(n):
-            ev = events_fn(core, random.Random(f"l:{i}"), i * 0.25 + 0.125)
-            before = len(rendered)
+def bench_card(structure: Path, events: list, hands: int) -> None:
+    """Each card of ``events`` is timed twice on the same state: through the whole table
+    core, and through a copy of the bare dealing engine (the issue's "one engine action")."""
+    from bench_dealing import engine_action_samples
+
+    from engine.table.atomic import copy_procedure
+
+    core = new_core(structure)
+    cards, bare = [], []
+    for ev in events:
+        if isinstance(ev, CardDrawn) and core.proc is not None:
+            twin = copy_procedure(core.proc)
             t0 = time.perf_counter()
-            loop.put(ev)
-            loop.pump()
-            if len(rendered) > before:
-                out.append(rendered[-1] - t0)
+            twin.apply(ev)
+            bare.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        core.apply(ev)
+        if isinstance(ev, CardDrawn):
+            cards.append(time.perf_counter() - t0)
+    action = engine_action_samples(hands)
+    print(f"card drawn, TableCore.apply  p50 {fmt_us(pct(cards, 50))}  p99 {fmt_us(pct(cards, 99))}"
+          f"   | peer the same card, bare dealing engine p50 {fmt_us(pct(bare, 50))}  p99 "
+          f"{fmt_us(pct(bare, 99))}   ratio p99 {pct(cards, 99) / pct(bare, 99):.2f}x (bar 3x)"
+          f"  [{len(cards)} cards]")
+    print(f"  (for scale: one betting action on a bare Hand p50 {fmt_us(pct(action, 50))}  p99 "
+          f"{fmt_us(pct(action, 99))}; the card p50 is {pct(cards, 50) / pct(action, 50):.1f}x)")
+
+
+def bench_latency(d: Path, structure: Path, n: int) -> None:
+    def run(fsync: bool) -> tuple[list[float], dict]:
+        core = new_core(structure)
+        path = d / ("lat.db" if fsync else "lat-nofsync.db")
+        j = Journal.create(path, core.snapshot(), snapshot_every=200)
+        if not fsync:
+            j._con.execute("PRAGMA synchronous=OFF")
+        tv, renderer = tv_renderer()
+        loop = ServiceLoop(core, j, VirtualClock(), tv=tv.render)
+        out = []
+        for i, ev in enumerate(real_play(core)):
+            if i >= n:
+                break
+            t0 = time.perf_counter()
+            loop.handle(ev)
+            out.append(time.perf_counter() - t0)
         j.close()
-        return out
-    real, mem = run(False), run(True)
-    print(f"event to rendered        p50 {fmt_us(pct(real, 50))}  p99 {fmt_us(pct(real, 99))}"
-          f"   | peer without fsync p50 {fmt_us(pct(mem, 50))}  p99 {fmt_us(pct(mem, 99))}"
-          f"   ratio p50 {pct(real, 50) / pct(mem, 50):.1f}x  ({len(real)} renders)")
+        tv.close()
+        return out, dict(renderer.stats)
+    (real, stats), (mem, _) = run(True), run(False)
+    print(f"event to journaled+applied+rendered (1080p)  p50 {fmt_us(pct(real, 50))}  p99 "
+          f"{fmt_us(pct(real, 99))} (bar 5 ms)   | peer without fsync p50 "
+          f"{fmt_us(pct(mem, 50))}  p99 {fmt_us(pct(mem, 99))}   ratio p99 "
+          f"{pct(real, 99) / pct(mem, 99):.1f}x  ({len(real)} events; frames {stats})")
 
 
-def bench_idle(d: Path, cls, seconds: float) -> None:
-    """The real core on the embedded default configuration when it is available."""
-    stop = threading.Event()
-    try:
-        from pi_app.service.config import load_config
-        config = load_config(None, env={"STATE_DIRECTORY": str(d)})
-        factory = lambda: core_registry.make_core(config)  # noqa: E731
-        factory()
-        label = "real core, default config"
-    except Exception:  # noqa: BLE001 - the real core is not built: use the fake one
-        factory = lambda: make_core(cls)  # noqa: E731
-        label = "fake core"
-    r0 = resource.getrusage(resource.RUSAGE_SELF)
-    t0 = time.monotonic()
-    run_service(None, journal_path=d / "idle.db", core_factory=factory,
-                clock=RealClock(), devices=Devices(tv=lambda s: None),
-                install_signal_handlers=False,
-                until=lambda: time.monotonic() - t0 >= seconds or stop.is_set())
-    r1 = resource.getrusage(resource.RUSAGE_SELF)
-    wall = time.monotonic() - t0
-    cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
-    print(f"idle CPU (clock only)    {100 * cpu / wall:6.2f} % of one core over {wall:.0f} s "
-          f"({label}; no TV drawing: the renderer is a no-op here)")
+def bench_idle_hour(d: Path, seconds: int) -> None:
+    core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"}, seed=1))
+    clock = VirtualClock()
+    j = Journal.create(d / "idle.db", core.snapshot(), snapshot_every=200)
+    loop = ServiceLoop(core, j, clock)
+    loop.handle(DealerButton(t=0.0, button="next_hand"))  # starts the clock; no card drawn
+    start = j.last_seq
+    for s in range(1, seconds + 1):
+        clock.advance_to(float(s))
+        loop.pump()
+    per_hour = (j.last_seq - start) * 3600 / seconds
+    ticks = loop.counts["ticks"] * 3600 / seconds
+    j.close()
+    print(f"journal records per idle hour  {per_hour:7.1f}   | peer clock ticks made "
+          f"{ticks:7.1f} (one record each before)   ratio {per_hour / ticks:.3f}x")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--appends", type=int, default=2000)
-    ap.add_argument("--events", type=int, default=10_000)
+    ap.add_argument("--events", type=int, default=10_000, help="real events in the journal")
     ap.add_argument("--latency-events", type=int, default=2000)
-    ap.add_argument("--idle", type=float, default=10.0, help="seconds (the issue asks 60)")
-    ap.add_argument("--core", default="tests.pi_app.fake_core:FakeCore")
-    ap.add_argument("--events-fn", default="tests.pi_app.fake_core:bot_event")
+    ap.add_argument("--idle-seconds", type=int, default=3600, help="virtual seconds of idle")
+    ap.add_argument("--hands", type=int, default=500, help="bare hands of the action peer")
     ap.add_argument("--dir", default=None, help="where the journals go (default: a temp dir)")
-    args = ap.parse_args()
-    cls = load(args.core)
-    events_fn = load(args.events_fn)
+    args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         d = Path(tmp)
-        print(f"# bench_service: core {args.core}, journals in {d}")
+        structure = long_structure(d, 40, breaks=False, minutes=60, stack=200_000)
+        print(f"# bench_service: real core, real journal, 1080p TV on the "
+              f"{os.environ.get('SDL_VIDEODRIVER')} driver; journals in {d}")
         bench_append(d, args.appends)
-        bench_replay(d, cls, events_fn, args.events)
-        bench_latency(d, cls, events_fn, args.latency_events)
-        if args.idle > 0:
-            bench_idle(d, cls, args.idle)
+        path, events = build_journal(d, structure, args.events)
+        bench_replay(d, path, len(events))
+        bench_card(structure, events, args.hands)
+        bench_latency(d, structure, args.latency_events)
+        bench_idle_hour(d, args.idle_seconds)
     return 0
 
 

@@ -824,9 +824,10 @@ class Hand:
         h = object.__new__(Hand)
         d = self.__dict__.copy()
         for k, v in d.items():
-            if isinstance(v, list):
-                d[k] = [list(x) if isinstance(x, list) else x for x in v]
-            elif isinstance(v, set):
+            if type(v) is list:
+                # only the hole cards are a list of lists; the rest hold immutable items
+                d[k] = [x[:] for x in v] if v and type(v[0]) is list else v[:]
+            elif type(v) is set:
                 d[k] = set(v)
         h.__dict__.update(d)
         return h

@@ -135,6 +135,7 @@ class DealingProcedure(Detection):
         self.redeals = 0
         self._pending: tuple[int, DealState, Event, list[Event]] | None = None
         self.s = self._new_state(config)
+        self.state_before: DealState | None = None
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -287,6 +288,7 @@ class DealingProcedure(Detection):
             self.repeats = repeats
             del self.book.rulings[n_rulings:]
             raise
+        self.state_before = snap  # the deal state before this event (the table's UNDO)
         new = [o for o in outs if isinstance(o, RulingIssued)]
         if new:
             self._pending = (new[-1].ruling.id, snap, event, [])

@@ -46,12 +46,13 @@ def copy_tournament(tour: Any) -> Any:
     return new
 
 
-def copy_procedure(proc: Any) -> Any:
+def copy_procedure(proc: Any, state: Any = None) -> Any:
     """A copy of a :class:`engine.dealing.procedure.DealingProcedure` for the UNDO of the
     last player action: what :meth:`DealingProcedure.apply` may change is copied, the
-    deck registry and house profile (never changed by a hand) are shared."""
+    deck registry and house profile (never changed by a hand) are shared.  ``state``: the
+    deal state to use instead of a copy of ``proc``'s (filled in later by the caller)."""
     new = copy.copy(proc)
-    new.s = proc.s.copy()
+    new.s = proc.s.copy() if state is None else state
     new.book = copy.copy(proc.book)
     new.book.rulings = list(proc.book.rulings)
     new.book.decisions = list(proc.book.decisions)
@@ -59,6 +60,16 @@ def copy_procedure(proc: Any) -> Any:
         rid, snap, trigger, later = proc._pending
         new._pending = (rid, snap.copy(), trigger, list(later))
     return new
+
+
+def undo_after(undo: Any, proc: Any) -> Any:
+    """Complete ``undo`` (a :func:`copy_procedure` made before ``proc`` applied an event,
+    with no state) with the deal state ``proc`` had before that event: the copy the
+    procedure made for its own rollback, copied again only when a ruling now holds it."""
+    before = proc.state_before
+    pending = proc._pending
+    undo.s = before.copy() if pending is not None and pending[1] is before else before
+    return undo
 
 
 class Guard:

@@ -60,7 +60,7 @@ from engine.events import (
     StubReshuffled,
 )
 from engine.table import views as table_views
-from engine.table.atomic import Guard, copy_procedure
+from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
 from engine.table.positions import Positions, next_positions
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure import load_structure
@@ -187,6 +187,17 @@ class TableCore:
         if self.free_hand and self.proc is not None:
             return dict(self.proc.hand.config.names)
         return {e.seat: e.name for e in self.tournament.active() if e.seat is not None}
+
+    def tick_changes(self, t: float) -> bool:
+        """Whether a :class:`ClockTick` at ``t`` (seconds) would change the table beyond
+        its time: a level, break or qualifier round ending, a time warning or the end of
+        late registration (each an alert of :meth:`Tournament.tick`).  A tick that would
+        not need not be journaled: the clock is derived from the events' times."""
+        tour = self.tournament
+        if not tour.clock.started:
+            return False
+        twin = copy_tournament(tour)
+        return bool(twin.tick(t)) or twin.round_over != tour.round_over
 
     def starts_new_hand(self, event: Event) -> bool:
         return (isinstance(event, DealerButton) and event.button == "next_hand"
@@ -461,9 +472,9 @@ class TableCore:
 
     def _player_action(self, ev: PlayerAction) -> list[Effect]:
         proc = self._need_proc()
-        undo = copy_procedure(proc)
+        undo = copy_procedure(proc, state=False)  # its deal state: see undo_after
         outcomes = proc.apply(ev)  # atomic: a refused action changes nothing
-        self.undo = undo if not proc.hand.is_complete else None
+        self.undo = undo_after(undo, proc) if not proc.hand.is_complete else None
         return self._after_outcomes(outcomes, ev.t)
 
     def _shoe_event(self, ev: Event) -> list[Effect]:

@@ -24,6 +24,11 @@ Contract (what recovery relies on):
   a new hand (the loop refuses those while the journal is unavailable).  Without it, the
   loop treats ``DealerButton(button="next_hand")`` as the only such event
   (:func:`starts_new_hand`).
+* Optional: ``tick_changes(t) -> bool`` tells whether a clock tick at ``t`` would change
+  the state beyond the time itself (a level or break starting or ending, a time warning,
+  late registration closing).  A tick that would not is applied without being journaled:
+  the clock is derived from the times of the events, so replay needs only the ticks that
+  change something (:func:`tick_changes`).  Without it, every tick is journaled.
 """
 
 from __future__ import annotations
@@ -75,3 +80,10 @@ def starts_new_hand(core: Any, event: Event) -> bool:
     if callable(ask):
         return bool(ask(event))
     return isinstance(event, DealerButton) and event.button == "next_hand"
+
+
+def tick_changes(core: Any, t: float) -> bool:
+    """Whether a clock tick at ``t`` must be journaled: ``core.tick_changes(t)`` when the
+    core has it, else True (every tick journaled)."""
+    ask = getattr(core, "tick_changes", None)
+    return bool(ask(t)) if callable(ask) else True

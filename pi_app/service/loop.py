@@ -7,6 +7,13 @@ Periodic :class:`~engine.events.ClockTick` events are made by the loop itself on
 grid of ``tick_interval`` seconds of the injected clock (``k * tick_interval``), so a run
 with a virtual clock is exactly reproducible, across restarts too.
 
+A tick is journaled only when it changes the tournament (a level or break starts or ends,
+a time warning, late registration closes: :func:`pi_app.service.core_protocol.tick_changes`),
+or when ``tick_journal_every`` seconds passed since the last record (so a restart knows
+when the service stopped, to within that, for the clock's restart policy).  The other
+ticks are applied without a record: the clock is derived from the events' times, so replay
+rebuilds the same state without them.  An idle hour writes about 60 records, not 3,600.
+
 Journal failure (disk full, read-only, I/O error: :class:`pi_app.service.journal.JournalUnavailable`):
 
 * the event that could not be written is **not applied** (never play unjournaled);
@@ -33,7 +40,7 @@ from engine.effects import ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
 from pi_app.service.clock_source import ClockSource
-from pi_app.service.core_protocol import starts_new_hand
+from pi_app.service.core_protocol import starts_new_hand, tick_changes
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal, JournalUnavailable
 from pi_app.service.recovery import apply_event
@@ -63,6 +70,8 @@ class ServiceLoop:
         notifier: a :class:`pi_app.service.notify.Notifier` (watchdog pings) or None.
         max_wait: the longest the loop blocks on the queue, seconds (stop-flag latency).
         backlog_limit: queue length above which the loop reports itself unhealthy.
+        tick_journal_every: seconds after the last journal record at which a clock tick
+            is journaled even when it changes nothing (see the module docstring).
     """
 
     def __init__(self, core: Any, journal: Journal, clock: ClockSource, *,
@@ -70,7 +79,7 @@ class ServiceLoop:
                  tv: Callable[[ScreenState], Any] | None = None,
                  seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None,
                  tick_interval: float = 1.0, notifier: Any = None, max_wait: float = 0.5,
-                 backlog_limit: int = 10_000) -> None:
+                 backlog_limit: int = 10_000, tick_journal_every: float = 60.0) -> None:
         if tick_interval <= 0:
             raise ValueError("tick_interval must be > 0")
         self.core = core
@@ -90,9 +99,15 @@ class ServiceLoop:
         self._display_core: Any = None
         self._last_screen: ScreenState | None = None
         self._last_seats: dict[int, SeatDisplayView] = {}
-        self.counts = {APPLIED: 0, REJECTED: 0, REFUSED: 0, DISPLAY_ONLY: 0, "ticks": 0}
+        self.counts = {APPLIED: 0, REJECTED: 0, REFUSED: 0, DISPLAY_ONLY: 0, "ticks": 0,
+                       "unjournaled_ticks": 0}
         start = journal.last_t if journal.last_t is not None else clock.now()
         self._tick_k = math.floor(start / self.tick_interval) + 1
+        self.tick_journal_every = float(tick_journal_every)
+        # the time of the last event applied (unjournaled ticks included): never go back
+        self._applied_t: float | None = getattr(core, "last_t", None)
+        if not isinstance(self._applied_t, (int, float)):
+            self._applied_t = journal.last_t
 
     # --- input --------------------------------------------------------------------------
     def put(self, event: Event) -> None:
@@ -120,9 +135,13 @@ class ServiceLoop:
         """Journal, apply, render, carry out effects.  Returns ``"applied"``,
         ``"rejected"`` (journaled, the core refused it), ``"refused"`` (not journaled,
         not applied) or ``"display_only"`` (a tick shown while the journal is down)."""
-        last_t = self.journal.last_t
+        last_t = max((x for x in (self.journal.last_t, self._applied_t) if x is not None),
+                     default=None)
         if last_t is not None and event.t < last_t:
             event = dataclasses.replace(event, t=last_t)  # journal time never goes back
+        if isinstance(event, ClockTick) and self.journal_error is None \
+                and not self._journal_tick(event):
+            return self._apply_unjournaled(event)
         if self.journal_error is not None and starts_new_hand(self.core, event):
             try:
                 self.journal.probe()
@@ -147,6 +166,7 @@ class ServiceLoop:
         if self.journal_error is not None:
             self._journal_recovered()
         effects, err = apply_event(self.core, event)
+        self._applied_t = event.t
         kill_point("apply")
         if err is not None:
             log.info("%s rejected: %s", event.TYPE, err)
@@ -172,6 +192,24 @@ class ServiceLoop:
             self.counts[REJECTED] += 1
             return REJECTED
         self.counts[APPLIED] += 1
+        return APPLIED
+
+    def _journal_tick(self, tick: ClockTick) -> bool:
+        """Whether ``tick`` goes to the journal (see the module docstring)."""
+        last = self.journal.last_t
+        if last is None or tick.t - last >= self.tick_journal_every:
+            return True
+        return tick_changes(self.core, tick.t)
+
+    def _apply_unjournaled(self, tick: ClockTick) -> str:
+        """A tick that changes nothing but the time: applied and shown, not journaled."""
+        effects, err = apply_event(self.core, tick)
+        self._applied_t = tick.t
+        if err is not None:  # pragma: no cover - a tick is never refused
+            log.error("core raised %s on a clock tick", type(err).__name__, exc_info=err)
+        self.render()
+        self.effects.run(effects)
+        self.counts["unjournaled_ticks"] += 1
         return APPLIED
 
     def _journal_failed(self, err: JournalUnavailable) -> None:
