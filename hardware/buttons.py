@@ -1,15 +1,18 @@
 """Seat buttons and the dealer button box over gpiozero, turned into events on a queue.
 
-Each key is a :class:`gpiozero.Button` (wired GPIO -> key -> GND, internal pull-up).  Its
-``when_pressed``/``when_released`` callbacks only feed the edge, stamped by the injected
-monotonic clock, to a pure :class:`hardware.debounce.Debouncer` and put the resulting
+Each key is a :class:`gpiozero.DigitalInputDevice` (wired GPIO -> key -> GND, internal
+pull-up; not a ``Button``, whose hold thread would wake ten times a second per key).  Its
+``when_activated``/``when_deactivated`` edge callbacks only feed the edge, stamped by the
+injected monotonic clock, to a pure :class:`hardware.debounce.Debouncer` and put the resulting
 :class:`engine.events.SeatButton` / :class:`engine.events.DealerButton` events on the queue.
 No game logic lives here: what a press means is decided by the loop (for seats, by
 :mod:`engine.betting.seat_input`).
 
 Time: a release is certain only ``bounce_time`` after it and a hold only once ``hold_time``
-has passed, so something must call :meth:`ButtonBank.poll` now and then: the loop on each
-tick, or the bank's own poller thread (:meth:`ButtonBank.start_poller`, 10 ms).
+has passed, so something must call :meth:`ButtonBank.poll` then: the simulator does, in its
+virtual time; on the Pi the bank's own thread (:meth:`ButtonBank.start_poller`) sleeps until
+the next such deadline or the next health check (once a second), and an edge callback wakes
+it.  So an idle table costs one wake-up a second, not one every 10 ms.
 
 Device failures: a key whose pin cannot be opened or read (``OSError``, a closed device, a
 gpiozero pin error) or that stays pressed for ``stuck_time`` (a shorted cable, a jammed key)
@@ -154,6 +157,7 @@ class ButtonBank:
         self._next_health = 0.0
         self._poller: threading.Thread | None = None
         self._stop = threading.Event()
+        self._wake = threading.Event()
         self._closed = False
         self.events_emitted = 0
         self.keys: dict[tuple[int | str, str], _Key] = {}
@@ -176,14 +180,17 @@ class ButtonBank:
                                           backoff=self.retry_initial)
 
     def _open(self, key: _Key, now: float, *, announce_online: bool = True) -> None:
-        from gpiozero import Button
+        # gpiozero's DigitalInputDevice, not its Button: holds are decided by our debouncer,
+        # and a Button keeps a hold thread per key that wakes ten times a second
+        from gpiozero import DigitalInputDevice
 
         dev = None
         try:
-            dev = Button(key.pin, pull_up=True, bounce_time=None, pin_factory=self.factory)
+            dev = DigitalInputDevice(key.pin, pull_up=True, bounce_time=None,
+                                     pin_factory=self.factory)
             if not self.sample:
-                dev.when_pressed = lambda _d, k=key: self._on_edge(k, True)
-                dev.when_released = lambda _d, k=key: self._on_edge(k, False)
+                dev.when_activated = lambda _d, k=key: self._on_edge(k, True)
+                dev.when_deactivated = lambda _d, k=key: self._on_edge(k, False)
             _ = dev.value  # a read proves the line works
         except Exception as exc:  # noqa: BLE001 - any failure of one key must not stop the rest
             if dev is not None:
@@ -238,10 +245,20 @@ class ButtonBank:
         return self._time_override if self._time_override is not None else self._clock()
 
     def _on_edge(self, key: _Key, pressed: bool) -> None:
-        """gpiozero callback: debounce the edge and enqueue what it decides.  Nothing else."""
+        """gpiozero callback: debounce the edge (stamped now) and enqueue what it decides;
+        wake the poller thread, whose next deadline may have moved."""
         with self._lock:
             for decision in key.debouncer.edge(pressed, self._now()):
                 self._emit(key, decision)
+        self._wake.set()
+
+    def next_deadline(self) -> float:
+        """The time :meth:`poll` must run next: the earliest debounce or hold deadline of
+        any key, or the next health check."""
+        with self._lock:
+            times = [d for d in (k.debouncer.next_deadline() for k in self.keys.values())
+                     if d is not None]
+            return min([self._next_health, *times])
 
     def poll(self, now: float | None = None) -> int:
         """Let time decide (releases that settled, holds reached), check the keys' health at
@@ -266,7 +283,7 @@ class ButtonBank:
             if key.device is None or not key.online:
                 continue
             try:
-                pressed = bool(key.device.is_pressed)
+                pressed = bool(key.device.is_active)
             except Exception:  # noqa: BLE001, S112 - reported by _check_health
                 continue
             if pressed != key.debouncer.raw:
@@ -287,14 +304,28 @@ class ButtonBank:
         enqueue(self._queue, event)
 
     # --- poller thread -------------------------------------------------------------------
-    def start_poller(self, interval: float = 0.01) -> None:
-        """Call :meth:`poll` every ``interval`` seconds on a daemon thread (real time)."""
+    def start_poller(self, interval: float | None = None) -> None:
+        """Run :meth:`poll` on a daemon thread (real time): at each deadline of
+        :meth:`next_deadline`, woken early by an edge; or every ``interval`` seconds when
+        given (and in sampling mode, 10 ms by default: no edges to wake on)."""
         if self._poller is not None:
             return
         self._stop.clear()
+        if interval is None and self.sample:
+            interval = 0.01
+
+        def wait() -> None:
+            if interval is not None:
+                self._stop.wait(interval)
+                return
+            self._wake.wait(max(0.0, self.next_deadline() - self._now()))
+            self._wake.clear()
 
         def run() -> None:
-            while not self._stop.wait(interval):
+            while True:
+                wait()
+                if self._stop.is_set():
+                    return
                 try:
                     self.poll()
                 except Exception:
@@ -306,6 +337,7 @@ class ButtonBank:
     def close(self) -> None:
         """Stop the poller and release every pin.  Idempotent."""
         self._stop.set()
+        self._wake.set()
         if self._poller is not None:
             self._poller.join(timeout=1.0)
             self._poller = None

@@ -79,7 +79,9 @@ class ShoeClient:
         baudrate: 115200 (ignored by USB CDC, used by a UART).
         silent_timeout: seconds without a valid frame before the shoe is reported offline.
         replay_interval: seconds before the same replay request is repeated.
-        read_timeout: seconds one ``read`` may block (the thread's housekeeping period).
+        read_timeout: seconds one ``read`` may block (the thread's housekeeping period);
+            the reader blocks on the port, and a command to send (:meth:`set_mode`,
+            :meth:`lock`, :meth:`ping`) cuts the wait short (pyserial's ``cancel_read``).
         backoff: (first, max) seconds between attempts to reopen a missing port.
         exclusive: open with pyserial's ``exclusive=True`` (an advisory ``flock``).
         opener: optional ``opener(port, **kwargs) -> serial.SerialBase`` (default
@@ -92,7 +94,7 @@ class ShoeClient:
     def __init__(self, port: str, events: EventSink, *,
                  clock: Callable[[], float] = time.monotonic, baudrate: int = 115200,
                  silent_timeout: float = SILENT_TIMEOUT, replay_interval: float = 0.2,
-                 read_timeout: float = 0.02, backoff: tuple[float, float] = (0.05, 2.0),
+                 read_timeout: float = 0.25, backoff: tuple[float, float] = (0.05, 2.0),
                  exclusive: bool = True, opener: Callable[..., Any] | None = None) -> None:
         self.port = port
         self.events = events
@@ -169,17 +171,28 @@ class ShoeClient:
         with self._lock:
             self._want_mode = mode
             self._due.add("mode")
+        self._wake()
 
     def lock(self, locked: bool = True) -> None:
         """Lock the shoe (stop dealing after an irregularity) or unlock it."""
         with self._lock:
             self._want_locked = bool(locked)
             self._due.add("lock")
+        self._wake()
 
     def ping(self) -> None:
         """Ask the shoe for a ``hello``."""
         with self._lock:
             self._due.add("ping")
+        self._wake()
+
+    def _wake(self) -> None:
+        """Cut the reader's blocking read short, so what is due is sent now."""
+        ser = self._ser
+        cancel = getattr(ser, "cancel_read", None)
+        if cancel is not None:
+            with contextlib.suppress(Exception):  # a port closing under us
+                cancel()
 
     # --- port --------------------------------------------------------------------------
     def _open(self) -> Any:

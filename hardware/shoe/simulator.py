@@ -340,7 +340,9 @@ class SimulatedShoe:
             fds = [self._wake_r] + ([master] if master is not None else [])
             wfds = [master] if master is not None and self._out else []
             try:
-                readable, _, _ = select.select(fds, wfds, [], 0.002 if busy else 0.02)
+                # idle, it wakes for the host or for its own 1 Hz heartbeat (0.1 s is early
+                # enough for both; fault-delayed frames are due within that too)
+                readable, _, _ = select.select(fds, wfds, [], 0.002 if busy else 0.1)
             except (OSError, ValueError):
                 continue  # the pty was closed under us (unplug)
             if self._wake_r in readable:
