@@ -52,9 +52,9 @@ def idle(state: Path, warmup: float, seconds: float, tv: bool) -> tuple[float, f
         ready.append(service)
         service.loop.put(DealerButton(t=service.loop.clock.now(), button="next_hand"))
 
-    worker = threading.Thread(target=run_service, args=(config,), kwargs=dict(
-        devices=devices, notifier=Notifier(None), install_signal_handlers=False,
-        until=stop.is_set, on_ready=on_ready), daemon=True)
+    worker = threading.Thread(target=run_service, args=(config,), kwargs={
+        "devices": devices, "notifier": Notifier(None), "install_signal_handlers": False,
+        "until": stop.is_set, "on_ready": on_ready}, daemon=True)
     worker.start()
     time.sleep(warmup)
     c0, r0, t0 = cpu_seconds(), rss(), time.monotonic()

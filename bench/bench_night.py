@@ -32,6 +32,7 @@ from common import MB, long_structure, rss  # noqa: E402
 from engine.events import ClockTick  # noqa: E402
 from engine.table.core import TableCore, TableSettings  # noqa: E402
 
+
 def night(seconds: int, layout: str, tv_on: bool, structure: Path) -> tuple[int, int, float,
                                                                             dict]:
     """Run ``seconds`` ticks; return (rss after the first minute, rss at the end, wall s,

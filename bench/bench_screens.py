@@ -32,12 +32,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import pygame  # noqa: E402
 
-from engine.views import ScreenState  # noqa: E402
-from pi_app.screens import ScreenRenderer, draw_screen  # noqa: E402
-from pi_app.screens.samples import CLOCK, table_side_pots  # noqa: E402
 from engine.events import ClockTick  # noqa: E402
 from engine.table.core import TableCore, TableSettings  # noqa: E402
-from pi_app.screens import theme  # noqa: E402
+from engine.views import ScreenState  # noqa: E402
+from pi_app.screens import (  # noqa: E402
+    ScreenRenderer,
+    draw_screen,
+    theme,  # noqa: E402
+)
+from pi_app.screens.samples import CLOCK, table_side_pots  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:

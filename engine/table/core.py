@@ -144,7 +144,7 @@ class TableCore:
         self.history_digest = ""
         self.last_t = 0.0
         self.last_input_t = 0.0  # time of the last event that was not a clock tick
-        self.undo: dict[str, Any] | None = None
+        self.undo: DealingProcedure | None = None  # the procedure before the last action
         self.shoe_draws = 0  # cards drawn since the shoe was last loaded
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
         self.free_hand = False  # the current hand was set up by hand, outside the tournament

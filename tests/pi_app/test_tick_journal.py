@@ -44,7 +44,7 @@ def test_a_quiet_clock_still_leaves_a_record_every_minute(tmp_path):
     loop, _ = _idle_loop(tmp_path, 600)
     ticks = _tick_records(loop.journal)
     assert 9 <= len(ticks) <= 12, ticks  # one a minute, plus any alert
-    gaps = [b - a for a, b in zip([0.0] + ticks, ticks)]
+    gaps = [b - a for a, b in zip([0.0, *ticks[:-1]], ticks, strict=True)]
     assert max(gaps) <= 60.0
 
 

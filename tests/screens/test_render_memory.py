@@ -5,10 +5,10 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from engine.views import ScreenState
 from pi_app.screens import ScreenRenderer, draw_screen, screen_key, theme
 from pi_app.screens.cache import ByteLRU
 from pi_app.screens.samples import CLOCK, table_preflop
-from engine.views import ScreenState
 
 
 def test_byte_lru_evicts_least_recently_used_past_its_budget():
@@ -23,7 +23,7 @@ def test_byte_lru_evicts_least_recently_used_past_its_budget():
     assert made == [1]
     # a value larger than the whole budget is handed back, never kept
     assert c.get("huge", lambda: b"h" * 101) == b"h" * 101
-    assert c.bytes <= 100 and "huge" not in [k for k in c._items]
+    assert c.bytes <= 100 and "huge" not in c._items
     c.resize(40)
     assert c.bytes <= 40 and len(c) == 1
     with pytest.raises(ValueError):
