@@ -21,7 +21,8 @@ from typing import Generic, TypeVar
 V = TypeVar("V")
 
 #: bytes held at most by each renderer cache (text surfaces, countdown glyphs, fonts)
-BUDGETS = {"text": 8 * 1024 * 1024, "glyphs": 8 * 1024 * 1024, "fonts": 16 * 1024 * 1024}
+BUDGETS = {"text": 8 * 1024 * 1024, "glyphs": 8 * 1024 * 1024, "fonts": 16 * 1024 * 1024,
+           "qr": 4 * 1024 * 1024}
 
 
 class ByteLRU(Generic[V]):

@@ -16,13 +16,13 @@ Example (what the console's pairing does)::
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
 
 import pygame
 import segno
 
 from engine.views import ScreenState
-from pi_app.screens.theme import ACCENT, MUTED, PANEL, TEXT, Canvas
+from pi_app.screens.cache import BUDGETS, ByteLRU
+from pi_app.screens.theme import ACCENT, MUTED, PANEL, TEXT, Canvas, surface_bytes
 
 PAIR_CODE = "pair_code"  #: ``ScreenState.extra`` key: the short code, as typed on a phone
 PAIR_URL = "pair_url"    #: ``ScreenState.extra`` key: ``http://HOST:PORT/console#pair=CODE``
@@ -70,10 +70,17 @@ def qr_modules(url: str) -> list[list[bool]]:
     return [[bool(m) for m in row] for row in qr.matrix_iter(scale=1, border=QUIET_ZONE)]
 
 
-@lru_cache(maxsize=4)
+#: rendered QR symbols, bounded by bytes (:mod:`pi_app.screens.cache`)
+QR_SURFACES: ByteLRU[pygame.Surface] = ByteLRU(BUDGETS["qr"], surface_bytes)
+
+
 def qr_surface(url: str, side: int) -> pygame.Surface:
     """The QR symbol of ``url`` as a ``side`` x ``side`` pixel surface (whole modules, centred
-    on white: every module is the same size, so phones read it at any TV size)."""
+    on white: every module is the same size, so phones read it at any TV size); cached."""
+    return QR_SURFACES.get((url, side), lambda: _qr_surface(url, side))
+
+
+def _qr_surface(url: str, side: int) -> pygame.Surface:
     rows = qr_modules(url)
     n = len(rows)
     module = max(1, side // n)
