@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.core", "engine.betting.pots",
            "engine.betting.equity",
-           "engine.table.positions",
+           "engine.table.positions", "engine.table.atomic", "pi_app.screens.cache",
            "pi_app.sim.bots"]
 
 

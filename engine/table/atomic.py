@@ -17,7 +17,7 @@ This follows PokerKit's verify-then-do design (its ``verify_*`` twins).
 >>> core.apply(DealerCommand(t=1.0, command="register", args={"name": "Cy", "seat": 1}))
 Traceback (most recent call last):
 ...
-engine.tournament.tournament.RegistrationError: seat 1 is taken
+engine.errors.InvalidInputError: command 'register': bad arguments {'name': 'Cy', 'seat': 1} (seat 1 is taken)
 >>> core.snapshot() == before
 True
 """

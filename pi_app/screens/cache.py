@@ -6,9 +6,9 @@ least recently used entries past its budget.  The budgets are in :data:`BUDGETS`
 measured in ``bench/bench_night.py``.
 
 >>> c = ByteLRU(100, size_of=len)
->>> c.get("a", lambda: b"x" * 60), c.get("b", lambda: b"y" * 60)  # "a" is evicted
-(b'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', b'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy')
->>> len(c), c.bytes
+>>> len(c.get("a", lambda: b"x" * 60)), len(c.get("b", lambda: b"y" * 60))
+(60, 60)
+>>> len(c), c.bytes  # "a" was evicted: both would hold 120 bytes
 (1, 60)
 """
 
