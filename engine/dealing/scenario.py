@@ -8,7 +8,7 @@ Line 1, the header (an object)::
      "deck": {"seed": 7}            # or {"cards": {"04A1B2C3D4E5F6": "As", ...}} (52 UIDs)
      "extra_decks": [99],           # optional: other registered decks (their tags are foreign)
      "seed": 0,                     # the table's random choices (TDA 39-A/B picks)
-     "expect": {...}}               # optional, for tests: see tests/dealing
+     "expect": {...}}               # optional, for tests: see tests/engine/dealing
 
 Then one event per line, in the :mod:`engine.events` vocabulary (``event_from_dict``):
 ``card_drawn``, ``declaration``, ``shoe_reloaded``, ``stub_reshuffled``, ``player_action``

@@ -1,0 +1,144 @@
+"""The acceptance test of the journal: SIGKILL at many points, resume, same final result.
+
+Each killed run is resumed (``--resume``) until it completes; its final summary and the
+hand-history files it left must equal those of one uninterrupted run with the same seed.
+Kill points come from the hooks in :mod:`pi_app.service.testhooks` (inside a journal write, inside
+a snapshot, between journaling and applying, between applying and the effects, after a
+history file) plus external SIGKILLs at random moments.
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.pi_app.service.helpers import REPO, env_with, histories, last_json, run_driver
+
+SEED = "7"
+HANDS = "12"
+ARGS = ("--seed", SEED, "--hands", HANDS, "--snapshot-every", "25")
+
+
+@pytest.fixture(scope="module")
+def baseline(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    d = tmp_path_factory.mktemp("baseline")
+    journal = d / "j.db"
+    proc = run_driver(journal, *ARGS)
+    assert proc.returncode == 0, proc.stderr
+    con = sqlite3.connect(journal)
+    records = con.execute("SELECT count(*) FROM events").fetchone()[0]
+    con.close()
+    summary = last_json(proc.stdout)
+    assert summary["hands_played"] == int(HANDS)
+    return {"summary": summary, "histories": histories(journal), "records": records}
+
+
+def finish(journal: Path, max_restarts: int = 20) -> dict:
+    for _ in range(max_restarts):
+        proc = run_driver(journal, *ARGS, resume=True)
+        if proc.returncode == 0:
+            return last_json(proc.stdout)
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+    raise AssertionError("the resumed run never finished")
+
+
+def kill_points(records: int) -> list[str]:
+    """A fixed, seeded spread of kill points over the whole run."""
+    rng = random.Random(2026)
+    hands = int(HANDS)
+    snaps = records // 25
+    points = []
+    for name, top, n in (("journal_append", records, 5), ("journal_write", records, 6),
+                         ("journal_commit", records, 5), ("apply", records, 4),
+                         ("effects", 2 * hands, 3), ("snapshot", snaps, 4),
+                         ("snapshot_commit", snaps, 2)):
+        picks = {1, top} if n > 3 else set()
+        while len(picks) < n:
+            picks.add(rng.randint(1, top))
+        points += [f"{name}:{k}" for k in sorted(picks)]
+    return points
+
+
+def test_uninterrupted_run_is_deterministic(baseline: dict, tmp_path: Path) -> None:
+    proc = run_driver(tmp_path / "j.db", *ARGS)
+    assert proc.returncode == 0, proc.stderr
+    assert last_json(proc.stdout) == baseline["summary"]
+    assert histories(tmp_path / "j.db") == baseline["histories"]
+    # resuming a finished journal replays to the same result and plays nothing more
+    again = run_driver(tmp_path / "j.db", *ARGS, resume=True)
+    assert last_json(again.stdout) == baseline["summary"]
+
+
+def test_kill_points_cover_the_run(baseline: dict) -> None:
+    assert baseline["records"] > 200  # enough inputs for the spread below to mean something
+    assert len(kill_points(baseline["records"])) >= 25
+
+
+def test_sigkill_at_every_hook_point_then_resume(baseline: dict, tmp_path: Path) -> None:
+    failures = []
+    for i, point in enumerate(kill_points(baseline["records"])):
+        journal = tmp_path / f"run{i}" / "j.db"
+        proc = run_driver(journal, *ARGS, kill_at=point)
+        assert proc.returncode == -signal.SIGKILL, f"{point}: not killed ({proc.stderr})"
+        summary = finish(journal)
+        if summary != baseline["summary"] or histories(journal) != baseline["histories"]:
+            failures.append(point)
+    assert failures == []
+
+
+def test_sigkill_while_creating_the_journal(baseline: dict, tmp_path: Path) -> None:
+    journal = tmp_path / "j.db"
+    proc = run_driver(journal, *ARGS, kill_at="journal_create:1")
+    assert proc.returncode == -signal.SIGKILL
+    assert journal.exists() and journal.stat().st_size > 0  # a blank SQLite file is left
+    assert finish(journal) == baseline["summary"]
+    assert histories(journal) == baseline["histories"]
+
+
+def test_repeated_kills_in_one_tournament(baseline: dict, tmp_path: Path) -> None:
+    journal = tmp_path / "j.db"
+    rng = random.Random(99)
+    names = ["journal_write", "snapshot", "journal_commit", "apply", "journal_append"]
+    kills = 0
+    for _ in range(8):
+        name = rng.choice(names)
+        point = f"{name}:{rng.randint(1, 2 if name == 'snapshot' else 40)}"
+        proc = run_driver(journal, *ARGS, kill_at=point, resume=journal.exists())
+        if proc.returncode == 0:
+            break
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+        kills += 1
+    assert kills >= 3
+    assert finish(journal) == baseline["summary"]
+    assert histories(journal) == baseline["histories"]
+
+
+def test_sigkill_from_outside_at_random_moments(baseline: dict, tmp_path: Path) -> None:
+    rng = random.Random(5)
+    killed = 0
+    for i in range(6):
+        journal = tmp_path / f"ext{i}" / "j.db"
+        # make the run slow enough to be caught mid-way: fsync-heavy snapshots every event
+        cmd = [sys.executable, "-m", "tests.pi_app.service.recovery_driver", "--journal", str(journal),
+               *ARGS[:4], "--snapshot-every", "25"]
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env_with(), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        # wait until the journal exists, then kill at a random moment
+        deadline = time.monotonic() + 30
+        while not journal.exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.002)
+        time.sleep(rng.uniform(0.0, 0.08))
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate()
+        if proc.returncode == -signal.SIGKILL:
+            killed += 1
+        assert finish(journal) == baseline["summary"]
+        assert histories(journal) == baseline["histories"]
+    assert killed >= 1
