@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.tournament.structure import load_structure
+from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
 
 

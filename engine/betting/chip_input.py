@@ -7,16 +7,14 @@ Rule sources: TDA 40 (verbal declarations bind), TDA 45 (multiple chips), TDA 46
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.betting.hand_config import ChipsInterpretation
+from engine.betting.hand_reading import HandReading
 from engine.errors import IllegalActionError, InvalidInputError
 
-if TYPE_CHECKING:  # pragma: no cover
-    from engine.betting.hand import Hand
 
-
-def interpret_chips(hand: Hand, seat: int, amount: int, *, declared: Any = None,
+def interpret_chips(hand: HandReading, seat: int, amount: int, *, declared: Any = None,
                     chip_count: int = 1) -> ChipsInterpretation:
     """What ``amount`` chips pushed forward by ``seat`` (the seat to act) mean.
 
@@ -37,15 +35,17 @@ def interpret_chips(hand: Hand, seat: int, amount: int, *, declared: Any = None,
         IllegalActionError: ``seat`` is not to act.
         InvalidInputError: ``amount`` is negative or more than the stack.
     """
-    i = hand._seat_index(seat)
-    if hand._actor != i:
-        raise IllegalActionError(f"seat {seat} is not to act; {hand._legal_words()}")
-    if not isinstance(amount, int) or amount < 0 or amount > hand._stack[i]:
-        raise InvalidInputError(
-            f"seat {seat} pushed {amount!r} chips; expected 0..{hand._stack[i]}")
-    owe = hand._cur - hand._bet[i]
-    total = hand._bet[i] + amount
-    rb = hand._raise_bounds(i)
+    stack, bet = hand.stack(seat), hand.bet(seat)  # IllegalActionError: not dealt in
+    if hand.actor != seat:
+        raise IllegalActionError(f"seat {seat} is not to act; {hand.legal_words()}")
+    if not isinstance(amount, int) or amount < 0 or amount > stack:
+        raise InvalidInputError(f"seat {seat} pushed {amount!r} chips; expected 0..{stack}")
+    cur = hand.current_bet
+    owe = cur - bet
+    total = bet + amount
+    la = hand.legal_actions()
+    rb = (None if la.min_raise_to is None or la.max_raise_to is None
+          else (la.min_raise_to, la.max_raise_to))
 
     def raise_to(to: int, rule: str) -> ChipsInterpretation:
         if rb is None:
@@ -59,13 +59,13 @@ def interpret_chips(hand: Hand, seat: int, amount: int, *, declared: Any = None,
         if declared in ("bet", "raise"):
             return raise_to(total, f"declared {declared}; amount from the chips")
         if isinstance(declared, int) and not isinstance(declared, bool):
-            if declared <= hand._cur:
+            if declared <= cur:
                 return ChipsInterpretation("check_or_call", None,
                                            f"declared {declared}: not above the bet, a call")
             return raise_to(declared, f"declared {declared} (binding)")
         raise InvalidInputError(
             f"declaration {declared!r}: expected check, call, bet, raise or an amount")
-    if amount == hand._stack[i] and total > hand._cur and rb is not None:
+    if amount == stack and total > cur and rb is not None:
         return ChipsInterpretation("bet_or_raise_to", total, "all chips pushed: all-in")
     if owe <= 0:
         if amount == 0:
@@ -82,7 +82,7 @@ def interpret_chips(hand: Hand, seat: int, amount: int, *, declared: Any = None,
         return ChipsInterpretation("check_or_call", None, "a raise is not allowed now: call")
     if total >= rb[0]:
         return raise_to(total, "raise of the chips' value")
-    if 2 * (total - hand._cur) >= rb[0] - hand._cur:
+    if 2 * (total - cur) >= rb[0] - cur:
         return raise_to(rb[0], "50% or more of a raise: a full raise is required (TDA 45)")
     return ChipsInterpretation("check_or_call", None,
                                "less than 50% of a raise: a call, the excess returned (TDA 45)")

@@ -38,6 +38,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine.betting import hand_views
+from engine.betting.chip_input import interpret_chips
 from engine.betting.hand_config import (
     NO_ACTIONS,
     RAISE_RULES,
@@ -243,6 +245,11 @@ class Hand:
         return self._void_reason is not None
 
     @property
+    def void_reason(self) -> str | None:
+        """Why the hand was voided (see :meth:`void`), or None."""
+        return self._void_reason
+
+    @property
     def board(self) -> tuple[Card, ...]:
         return tuple(self._board)
 
@@ -300,6 +307,18 @@ class Hand:
             return ()
         return tuple(self._seats[i] for i in self._sd_order
                      if not self._shown[i] and not self._mucked[i])
+
+    def stack(self, seat: int) -> int:
+        """Chips behind of ``seat`` now.  Raises IllegalActionError for a seat not dealt in."""
+        return self._stack[self._seat_index(seat)]
+
+    def bet(self, seat: int) -> int:
+        """Chips ``seat`` has bet on this street.  Raises IllegalActionError as :meth:`stack`."""
+        return self._bet[self._seat_index(seat)]
+
+    def holds_cards(self, seat: int) -> bool:
+        """Whether ``seat`` has been dealt any hole card (public: says nothing of which)."""
+        return len(self._hole[self._seat_index(seat)]) > 0
 
     def hole_cards(self, seat: int) -> tuple[Card, ...]:
         """Private: the hole cards of ``seat`` (for the journal and that seat only)."""
@@ -573,7 +592,8 @@ class Hand:
             return LegalActions(True, True, False, 0, None, None)
         return LegalActions(True, True, False, 0, rb[0], rb[1])
 
-    def _legal_words(self) -> str:
+    def legal_words(self) -> str:
+        """The legal actions in words, for error messages (\"seat 3 to act; legal: ...\")."""
         la = self.legal_actions()
         if self._actor is None:
             return f"no action is due ({self._state_words()})"
@@ -603,13 +623,13 @@ class Hand:
 
     def verify_fold(self) -> None:
         if self._actor is None:
-            raise IllegalActionError(f"cannot fold: {self._legal_words()}")
+            raise IllegalActionError(f"cannot fold: {self.legal_words()}")
 
     def fold(self) -> None:
         """The seat to act folds (allowed even when a check is possible; it binds)."""
         i = self._actor
         if i is None:
-            raise IllegalActionError(f"cannot fold: {self._legal_words()}")
+            raise IllegalActionError(f"cannot fold: {self.legal_words()}")
         self._folded[i] = True
         self._n_live -= 1
         self._n_active -= 1
@@ -624,13 +644,13 @@ class Hand:
 
     def verify_check_or_call(self) -> None:
         if self._actor is None:
-            raise IllegalActionError(f"cannot check or call: {self._legal_words()}")
+            raise IllegalActionError(f"cannot check or call: {self.legal_words()}")
 
     def check_or_call(self) -> None:
         """The seat to act checks, or calls (all-in if the stack is short)."""
         i = self._actor
         if i is None:
-            raise IllegalActionError(f"cannot check or call: {self._legal_words()}")
+            raise IllegalActionError(f"cannot check or call: {self.legal_words()}")
         owe = self._cur - self._bet[i]
         st = self._stack[i]
         amt = min(st, owe)
@@ -652,14 +672,14 @@ class Hand:
     def _raise_error(self, amount: Any) -> str | None:
         i = self._actor
         if i is None:
-            return f"cannot bet or raise: {self._legal_words()}"
+            return f"cannot bet or raise: {self.legal_words()}"
         if not isinstance(amount, int) or isinstance(amount, bool):
-            return f"bet or raise amount {amount!r} must be an int; {self._legal_words()}"
+            return f"bet or raise amount {amount!r} must be an int; {self.legal_words()}"
         rb = self._raise_bounds(i)
         if rb is None:
-            return f"seat {self._seats[i]} may not bet or raise now; {self._legal_words()}"
+            return f"seat {self._seats[i]} may not bet or raise now; {self.legal_words()}"
         if not rb[0] <= amount <= rb[1]:
-            return f"seat {self._seats[i]} cannot bet or raise to {amount}; {self._legal_words()}"
+            return f"seat {self._seats[i]} cannot bet or raise to {amount}; {self.legal_words()}"
         return None
 
     def can_bet_or_raise_to(self, amount: int) -> bool:
@@ -710,7 +730,6 @@ class Hand:
         """What ``amount`` chips pushed forward by ``seat`` (the seat to act) mean: the
         one-chip rule and binding verbal declarations.  See
         :func:`engine.betting.chip_input.interpret_chips` (nothing is applied)."""
-        from engine.betting.chip_input import interpret_chips
         return interpret_chips(self, seat, amount, declared=declared, chip_count=chip_count)
 
     # ------------------------------------------------------------------ showdown
@@ -898,13 +917,11 @@ class Hand:
     def public_view(self, names: Mapping[int, str] | None = None) -> TablePublicView:
         """The table as the room sees it (:class:`engine.views.TablePublicView`); never an
         unrevealed hole card."""
-        from engine.betting.hand_views import public_view
-        return public_view(self, names)
+        return hand_views.public_view(self, names)
 
     def seat_view(self, seat: int) -> SeatDisplayView:
         """What ``seat``'s own display shows (:class:`engine.views.SeatDisplayView`)."""
-        from engine.betting.hand_views import seat_view
-        return seat_view(self, seat)
+        return hand_views.seat_view(self, seat)
 
     def __repr__(self) -> str:
         return (f"Hand(street={self.street!r}, actor={self.actor}, stacks={self.stacks}, "

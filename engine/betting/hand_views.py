@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from engine.betting.hand_reading import HandReading
 from engine.evaluation import evaluate
 from engine.views import (
     LegalActionsView,
@@ -21,11 +22,10 @@ from engine.views import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from engine.betting.hand import Hand
     from engine.cards import Card
 
 
-def _legal_view(hand: Hand) -> LegalActionsView | None:
+def _legal_view(hand: HandReading) -> LegalActionsView | None:
     if hand.actor is None:
         return None
     la = hand.legal_actions()
@@ -37,7 +37,7 @@ def _pot_label(k: int) -> str:
     return "Main pot" if k == 0 else f"Side pot {k}"
 
 
-def _pot_views(hand: Hand) -> tuple[PotView, ...]:
+def _pot_views(hand: HandReading) -> tuple[PotView, ...]:
     if hand.is_complete:
         out = []
         for k, (amount, eligible, won) in enumerate(hand.awards):
@@ -47,14 +47,14 @@ def _pot_views(hand: Hand) -> tuple[PotView, ...]:
     return tuple(PotView(_pot_label(k), p.amount, p.eligible) for k, p in enumerate(hand.pots))
 
 
-def _description(hand: Hand, cards: Iterable[Card]) -> str:
+def _description(hand: HandReading, cards: Iterable[Card]) -> str:
     allc = tuple(cards) + hand.board
     if len(allc) < 5:
         return ""
     return evaluate(allc).description
 
 
-def public_view(hand: Hand, names: Mapping[int, str] | None = None) -> TablePublicView:
+def public_view(hand: HandReading, names: Mapping[int, str] | None = None) -> TablePublicView:
     """:class:`TablePublicView` of ``hand`` (names default to the config's)."""
     cfg = hand.config
     nm = dict(cfg.names)
@@ -69,7 +69,7 @@ def public_view(hand: Hand, names: Mapping[int, str] | None = None) -> TablePubl
     for s in sorted(hand.seats):
         seats.append(SeatPublic(
             seat=s, name=nm.get(s, ""), stack=stacks[s], bet=bets[s], status=hand.status(s),
-            has_cards=len(hand._hole[hand._index[s]]) > 0 and hand.status(s) != "folded",
+            has_cards=hand.holds_cards(s) and hand.status(s) != "folded",
             shown_cards=hand.shown_cards(s), is_button=s == cfg.button,
             is_small_blind=s == hand.small_blind_seat, is_big_blind=s == hand.big_blind_seat))
     lines = []
@@ -81,7 +81,7 @@ def public_view(hand: Hand, names: Mapping[int, str] | None = None) -> TablePubl
     legal = _legal_view(hand)
     message = ""
     if hand.is_void:
-        message = f"hand void: {hand._void_reason}"
+        message = f"hand void: {hand.void_reason}"
     return TablePublicView(
         hand_number=cfg.hand_number, street=hand.street, seats=tuple(seats), board=hand.board,
         pots=_pot_views(hand), actor=actor, to_call=legal.call_amount if legal else 0,
@@ -89,20 +89,20 @@ def public_view(hand: Hand, names: Mapping[int, str] | None = None) -> TablePubl
         big_blind=cfg.big_blind, ante=cfg.ante or cfg.big_blind_ante, message=message)
 
 
-def seat_view(hand: Hand, seat: int) -> SeatDisplayView:
+def seat_view(hand: HandReading, seat: int) -> SeatDisplayView:
     """:class:`SeatDisplayView` for ``seat``: its own hole cards, what it owes, its legal
     actions when it is to act, and its net result once the hand is complete."""
     cfg = hand.config
-    i = hand._seat_index(seat)
+    stack, bet = hand.stack(seat), hand.bet(seat)
     is_turn = hand.actor == seat
     legal = _legal_view(hand) if is_turn else None
-    owe = max(0, min(hand.current_bet - hand._bet[i], hand._stack[i]))
+    owe = max(0, min(hand.current_bet - bet, stack))
     if hand.status(seat) == "folded" or hand.street in ("showdown", "complete"):
         owe = 0
     return SeatDisplayView(
-        seat=seat, name=cfg.names.get(seat, ""), stack=hand._stack[i], bet=hand._bet[i],
+        seat=seat, name=cfg.names.get(seat, ""), stack=stack, bet=bet,
         to_call=owe, hole_cards=hand.hole_cards(seat), is_turn=is_turn, legal=legal,
         is_button=seat == cfg.button, is_small_blind=seat == hand.small_blind_seat,
         is_big_blind=seat == hand.big_blind_seat, status=hand.status(seat),
         result=hand.results[seat] if hand.is_complete else None,
-        message=(f"hand void: {hand._void_reason}" if hand.is_void else ""))
+        message=(f"hand void: {hand.void_reason}" if hand.is_void else ""))

@@ -63,7 +63,7 @@ from engine.table import views as table_views
 from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
 from engine.table.positions import Positions, next_positions
 from engine.tournament.clock import ClockAlert
-from engine.tournament.structure import load_structure
+from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
 

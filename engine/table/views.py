@@ -1,6 +1,7 @@
 """The views of the whole table: what the TV, each seat's display and a run summary show.
 
-Derived from :class:`engine.table.core.TableCore` on demand, never stored.  The TV's view is
+Derived on demand, never stored, from a :class:`TableReading`: the public reading side of
+:class:`engine.table.core.TableCore`.  The TV's view is
 public (never an unrevealed hole card: :meth:`engine.dealing.procedure.DealingProcedure.public_view`
 guarantees it for the hand); a seat's view holds that seat's own cards only.
 """
@@ -8,18 +9,54 @@ guarantees it for the hand); a seat's view holds that seat's own cards only.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Set
+from typing import Any, Protocol
 
-from engine.betting.seat_input import IDLE
+from engine.betting.hand import Hand
+from engine.betting.seat_input import IDLE, SeatInput
+from engine.dealing.procedure import DealingProcedure
+from engine.tournament.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
 
-if TYPE_CHECKING:
-    from engine.table.core import TableCore
+
+class _Layout(Protocol):
+    @property
+    def layout(self) -> str: ...
+
+
+class TableReading(Protocol):
+    """What the table views read of the table core (seats are 1-based; ``last_t`` is table
+    time in seconds; ``offline`` holds device names such as ``"shoe"``, ``"display:3"``)."""
+
+    @property
+    def proc(self) -> DealingProcedure | None: ...
+    @property
+    def hand(self) -> Hand | None: ...
+    @property
+    def tournament(self) -> Tournament: ...
+    @property
+    def settings(self) -> _Layout: ...
+    @property
+    def seat_inputs(self) -> Mapping[int, SeatInput]: ...
+    @property
+    def results(self) -> Mapping[int, int]: ...
+    @property
+    def offline(self) -> Set[str]: ...
+    @property
+    def free_hand(self) -> bool: ...
+    @property
+    def in_hand(self) -> bool: ...
+    @property
+    def history_digest(self) -> str: ...
+    @property
+    def last_t(self) -> float: ...
+
+    def names(self) -> dict[int, str]: ...
 
 WHEEL_SECONDS = 15.0  #: how long the bonus wheel stays on the TV after it starts to spin
 
 
-def screen_state(core: TableCore) -> ScreenState:
+def screen_state(core: TableReading) -> ScreenState:
     """What the TV shows (public; never an unrevealed hole card)."""
     t = core.last_t
     table = None
@@ -42,7 +79,7 @@ def screen_state(core: TableCore) -> ScreenState:
                        offline=tuple(sorted(core.offline)), alarm=alarm,
                        layout=core.settings.layout, now=t)
 
-def seat_views(core: TableCore) -> dict[int, SeatDisplayView]:
+def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
     """Seat -> what that seat's display shows (its own cards only)."""
     out: dict[int, SeatDisplayView] = {}
     names = core.names()
@@ -68,7 +105,7 @@ def seat_views(core: TableCore) -> dict[int, SeatDisplayView]:
                                               message=f"OUT - {ordinal(place)}")
     return out
 
-def summary(core: TableCore) -> dict[str, Any]:
+def summary(core: TableReading) -> dict[str, Any]:
     """``hands_played``, ``final_stacks`` (seat -> chips), ``places`` (seat -> place
     where decided), ``history_sha256`` (chain digest of the private hand histories)."""
     tour = core.tournament

@@ -4,16 +4,58 @@ clock, so no alert is fired or lost by drawing a screen)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.tournament.clock import Clock
+from engine.tournament.entrant import Entrant
 from engine.tournament.points import league_points as _points
-from engine.tournament.structure import Level
+from engine.tournament.structure import Level, Structure
 from engine.views import ClockView, WheelView
 
-if TYPE_CHECKING:
-    from engine.tournament.tournament import Entrant, Tournament
+
+class TournamentReading(Protocol):
+    """What the reports read of a :class:`engine.tournament.tournament.Tournament` (chips are
+    ints, times seconds; ``hand_seconds_total`` is the table time spent in hands)."""
+
+    @property
+    def structure(self) -> Structure: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def entrants(self) -> Sequence[Entrant]: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def hands_played(self) -> int: ...
+    @property
+    def hand_seconds_total(self) -> float: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def notices(self) -> Sequence[str]: ...
+    @property
+    def pending_bonus(self) -> int: ...
+    @property
+    def bonus_amount(self) -> int: ...
+    @property
+    def wheel_spun_at(self) -> float | None: ...
+    @property
+    def heads_up_hands(self) -> int | None: ...
+    @property
+    def sudden_death(self) -> bool: ...
+
+    def entries(self) -> list[Entrant]: ...
+    def round_entrants(self) -> list[Entrant]: ...
+    def out_count(self) -> int: ...
+    def active(self) -> list[Entrant]: ...
+    def stacks(self) -> dict[int, int]: ...
+    def place(self, e: Entrant) -> int | None: ...
+    def prize_pool(self) -> int: ...
+    def registration_open(self) -> bool: ...
+    def color_up_due(self) -> tuple[int, ...]: ...
+    def estimated_seconds_to_end(self, now: float, clock: Clock | None = None) -> float | None: ...
 
 DEFAULT_SECONDS_PER_HAND = 120.0  # our choice, until hands have been timed
 END_BIG_BLINDS = 20  # our choice: the end is estimated when all chips are 20 big blinds
@@ -40,18 +82,18 @@ class Stats:
     hands_played: int
 
 
-def entries(t: Tournament) -> list[Entrant]:
+def entries(t: TournamentReading) -> list[Entrant]:
     """Every paid entry (the final's seats, copies of qualifiers, excluded)."""
     q = t.structure.qualifiers
     return [e for e in t.entrants if q is None or e.round <= q.rounds]
 
 
-def prize_pool(t: Tournament) -> int:
+def prize_pool(t: TournamentReading) -> int:
     """Sum of the entries' buy-ins."""
     return sum(e.spend for e in t.entries())
 
 
-def payouts(t: Tournament) -> list[tuple[int, int]]:
+def payouts(t: TournamentReading) -> list[tuple[int, int]]:
     """(place, amount) from the payout table for the number of entrants; rounding
     remainders go to first place.  Empty when no bracket fits."""
     n = len(t.entries())
@@ -64,12 +106,12 @@ def payouts(t: Tournament) -> list[tuple[int, int]]:
     return []
 
 
-def league_points(t: Tournament) -> dict[int, float]:
+def league_points(t: TournamentReading) -> dict[int, float]:
     """entry_id -> league points of every placed entrant (structure's ``[points]``)."""
     cfg = t.structure.points
     if cfg is None:
         return {}
-    ents = t._round_entrants()
+    ents = t.round_entrants()
     n = len(ents)
     out = {}
     for e in ents:
@@ -82,13 +124,13 @@ def league_points(t: Tournament) -> dict[int, float]:
 
 # ------------------------------------------------------------------ stats and views
 
-def _seconds_per_hand(t: Tournament) -> float:
+def _seconds_per_hand(t: TournamentReading) -> float:
     if t.hands_played:
         return t.hand_seconds_total / t.hands_played
     return DEFAULT_SECONDS_PER_HAND
 
 
-def estimated_seconds_to_end(t: Tournament, now: float,
+def estimated_seconds_to_end(t: TournamentReading, now: float,
                              clock: Clock | None = None) -> float | None:
     """Our estimate: from the elimination rate per hand once someone is out, else the time
     until all chips in play are :data:`END_BIG_BLINDS` big blinds; hand-based levels at the
@@ -99,7 +141,7 @@ def estimated_seconds_to_end(t: Tournament, now: float,
     if t.finished:
         return 0.0
     left = len(t.active())
-    out = t._out_count()
+    out = t.out_count()
     sph = _seconds_per_hand(t)
     if t.structure.qualifiers is not None:
         return clock.remaining(now)
@@ -118,7 +160,7 @@ def estimated_seconds_to_end(t: Tournament, now: float,
     return total
 
 
-def stats(t: Tournament, now: float) -> Stats:
+def stats(t: TournamentReading, now: float) -> Stats:
     """Standings and stats at ``now`` (does not change the tournament)."""
     c = t.clock.peek(now)
     st = c.status(now)
@@ -126,7 +168,7 @@ def stats(t: Tournament, now: float) -> Stats:
     chips = sum(e.chips for e in act)
     est = t.estimated_seconds_to_end(now, c)
     return Stats(
-        players_left=len(act), entrants=len(t._round_entrants()),
+        players_left=len(act), entrants=len(t.round_entrants()),
         average_stack=chips // len(act) if act else 0, chips_in_play=chips,
         prize_pool=t.prize_pool(), level=c.playing_level(), next_level=st.next_level,
         remaining_seconds=st.remaining_seconds, hands_remaining=st.hands_remaining,
@@ -135,7 +177,7 @@ def stats(t: Tournament, now: float) -> Stats:
         late_registration_open=t.registration_open(), hands_played=t.hands_played)
 
 
-def clock_view(t: Tournament, now: float) -> ClockView:
+def clock_view(t: TournamentReading, now: float) -> ClockView:
     """The public :class:`engine.views.ClockView` at ``now`` (does not change state)."""
     c = t.clock.peek(now)
     st = c.status(now)
@@ -174,7 +216,7 @@ def clock_view(t: Tournament, now: float) -> ClockView:
         next_ante=nxt.ante if nxt else None,
         next_is_break=bool(st.next_entry and st.next_entry.is_break),
         seconds_to_break=st.seconds_to_break, players_left=len(act),
-        entrants=len(t._round_entrants()),
+        entrants=len(t.round_entrants()),
         average_stack=chips // len(act) if act else 0, chips_in_play=chips,
         prize_pool=t.prize_pool(), notices=tuple(notices), tournament_name=name,
         next_big_blind_ante=nxt.big_blind_ante if nxt else None,
@@ -182,7 +224,7 @@ def clock_view(t: Tournament, now: float) -> ClockView:
         late_registration_open=t.registration_open(), started=t.clock.started)
 
 
-def wheel_view(t: Tournament) -> WheelView | None:
+def wheel_view(t: TournamentReading) -> WheelView | None:
     """The bonus wheel once it has spun (the screen animates it), else None."""
     w = t.structure.bonus_wheel
     if w is None or t.wheel_spun_at is None:

@@ -7,7 +7,8 @@ each reason naming the file, the level and the problem, e.g.::
     broken.toml: level 3: big blind 100 is smaller than the small blind 200
 
 Presets ship as package data in ``engine/tournament/presets/*.toml`` (``gunpowder``, ``phat-ace``,
-``mini``); :func:`load_structure` accepts a preset name or a file path.  The file format is
+``mini``); :func:`engine.tournament.structure_file.load_structure` accepts a preset name or a
+file path.  The file format is
 documented in ``docs/tournament.md``.
 
 Level numbering: blind levels are numbered 1, 2, 3 ... in file order; breaks are not
@@ -20,17 +21,13 @@ Units: chips are ints; durations are minutes (float) or hands (int).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from engine.errors import InvalidInputError
 
 COLOR_UP_RULES = ("round_up", "chip_race")
 RAISE_RULES = ("standard", "double")
-PRESET_PACKAGE = "engine.tournament.presets"
 
 
 class StructureError(InvalidInputError):
@@ -266,40 +263,3 @@ class Structure:
 
 
 # --------------------------------------------------------------------------- loading
-def preset_names() -> tuple[str, ...]:
-    """Names of the shipped presets (``engine/tournament/presets/*.toml``)."""
-    files = resources.files(PRESET_PACKAGE).iterdir()
-    return tuple(sorted(f.name[:-5] for f in files if f.name.endswith(".toml")))
-
-
-def load_structure(name_or_path: str | Path) -> Structure:
-    """Load a preset by name (``"gunpowder"``) or a structure file by path.
-
-    Raises:
-        StructureError: unknown preset / missing file, TOML syntax error, or invalid content.
-    """
-    text_name = str(name_or_path)
-    path = Path(text_name)
-    if path.suffix == ".toml" or path.exists() or "/" in text_name:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise StructureError([f"{text_name}: cannot read: {exc.strerror or exc}"]) from None
-        return parse_structure(data.decode("utf-8", errors="replace"), text_name)
-    res = resources.files(PRESET_PACKAGE).joinpath(f"{text_name}.toml")
-    if not res.is_file():
-        raise StructureError([
-            (f"{text_name}: no such structure file or preset "
-            f"(presets: {', '.join(preset_names())})")])
-    return parse_structure(res.read_text(encoding="utf-8"), f"preset {text_name}")
-
-
-def parse_structure(text: str, filename: str = "<structure>") -> Structure:
-    """Parse and validate TOML text.  Raises :class:`StructureError` listing every problem."""
-    try:
-        raw = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise StructureError([f"{filename}: not valid TOML: {exc}"]) from None
-    from engine.tournament.structure_check import Validator
-
-    return Validator(filename).build(raw)

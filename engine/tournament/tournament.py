@@ -5,7 +5,7 @@ takes ``now`` and changes state returns the list of :class:`engine.tournament.cl
 caused, in order; a rejected call raises a :class:`engine.errors.PokerTableError` subclass
 and changes nothing)::
 
-    from engine.tournament.structure import load_structure
+    from engine.tournament.structure_file import load_structure
     from engine.tournament.tournament import Tournament
     t = Tournament(load_structure("gunpowder"), seed=7)
     t.register("Ann", seat=1); t.register("Bob", seat=2)   # before start: full stacks
@@ -55,10 +55,12 @@ from engine.errors import IllegalActionError, InvalidInputError
 from engine.tournament import report
 from engine.tournament.clock import Clock, ClockAlert, ClockError, SnapshotError
 from engine.tournament.color_up import ColorUpResult, color_up
+from engine.tournament.entrant import Entrant
 from engine.tournament.structure import Structure
 from engine.views import ClockView, WheelView
 
 MAX_SEATS = 10
+__all__ = ["Entrant", "NextHand", "RegistrationError", "ChipCountError", "Stats", "Tournament"]
 Stats = report.Stats  # re-exported: the result of Tournament.stats()
 
 
@@ -68,33 +70,6 @@ class RegistrationError(IllegalActionError):
 
 class ChipCountError(InvalidInputError):
     """Stacks after a hand that do not add up (chips appeared or vanished)."""
-
-
-@dataclass
-class Entrant:
-    """One entry.  ``level_number``: the level of registration (0 = before the start);
-    ``out_order``: 1 for the first player out; ``spend``: money paid (e in league points)."""
-
-    entry_id: int
-    name: str
-    seat: int | None
-    chips: int
-    level_number: int = 0
-    deduction: int = 0
-    spend: int = 0
-    round: int = 0
-    bounty: bool = False
-    out_order: int | None = None
-    out_at: float | None = None
-    chips_at_out: int = 0
-    knocked_out_by: int | None = None
-    knockouts: int = 0
-    high_hands: int = 0
-    qualified: bool = False
-
-    @property
-    def active(self) -> bool:
-        return self.out_order is None
 
 
 @dataclass(frozen=True)
@@ -175,7 +150,8 @@ class Tournament:
         """seat -> chips of the players still in."""
         return {e.seat: e.chips for e in self.active() if e.seat is not None}
 
-    def _round_entrants(self) -> list[Entrant]:
+    def round_entrants(self) -> list[Entrant]:
+        """The entrants of the round being played (every entrant outside qualifiers)."""
         return [e for e in self.entrants if e.round == self.round]
 
     # ------------------------------------------------------------------ registration
@@ -416,12 +392,13 @@ class Tournament:
         lv = self.clock.level
         return ClockAlert(kind, t, lv.index, lv.number, message)
 
-    def _out_count(self) -> int:
-        return sum(1 for e in self._round_entrants() if not e.active)
+    def out_count(self) -> int:
+        """How many entrants of this round are out."""
+        return sum(1 for e in self.round_entrants() if not e.active)
 
     def _eliminate(self, now: float, e: Entrant, *, by: Entrant | None = None,
                    keep_chips: bool = False) -> list[ClockAlert]:
-        e.out_order = self._out_count() + 1
+        e.out_order = self.out_count() + 1
         e.out_at = now
         e.chips_at_out = e.chips
         if by is not None and by is not e:
@@ -451,7 +428,7 @@ class Tournament:
         hand).  Later finishing places move up accordingly."""
         if self.current is not None:
             raise ClockError("finish the hand first")
-        outs = sorted((e for e in self._round_entrants() if not e.active),
+        outs = sorted((e for e in self.round_entrants() if not e.active),
                       key=lambda e: e.out_order or 0)
         if not outs:
             raise InvalidInputError("nobody has been eliminated")
@@ -494,7 +471,7 @@ class Tournament:
 
     def place(self, e: Entrant) -> int | None:
         """Finishing place (1 = winner) once known."""
-        n = len(self._round_entrants()) if e.round == self.round else len(
+        n = len(self.round_entrants()) if e.round == self.round else len(
             [x for x in self.entrants if x.round == e.round])
         if e.out_order is not None:
             return n - e.out_order + 1
@@ -505,7 +482,7 @@ class Tournament:
     def standings(self) -> list[tuple[int | None, Entrant]]:
         """(place, entrant) of the current round: players still in by chips, then the
         eliminated by place."""
-        ents = self._round_entrants()
+        ents = self.round_entrants()
         ins = sorted((e for e in ents if e.active), key=lambda e: -e.chips)
         outs = sorted((e for e in ents if not e.active), key=lambda e: self.place(e) or 0)
         return [(self.place(e), e) for e in ins] + [(self.place(e), e) for e in outs]
@@ -526,12 +503,12 @@ class Tournament:
             notes.append(f"tie at the cut ({ranked[cut - 1].chips} chips): decided by seat "
                          "order (our choice); the floor may correct it")
         for e in reversed(ranked):  # give places: the smallest stack gets the worst place
-            e.out_order = self._out_count() + 1
+            e.out_order = self.out_count() + 1
             e.out_at = now
             e.chips_at_out = e.chips
         winners = ranked[:cut]
         if len(ranked) < cut:  # fewer survivors than places: take the last out
-            outs = sorted((e for e in self._round_entrants() if e not in ranked),
+            outs = sorted((e for e in self.round_entrants() if e not in ranked),
                           key=lambda e: -(e.out_order or 0))
             winners += outs[:cut - len(ranked)]
         for e in winners:

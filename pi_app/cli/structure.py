@@ -12,7 +12,8 @@ import argparse
 import json
 import sys
 
-from engine.tournament.structure import Structure, StructureError, load_structure
+from engine.tournament.structure import Structure, StructureError
+from engine.tournament.structure_file import load_structure
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

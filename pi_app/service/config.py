@@ -337,7 +337,7 @@ def _structure(c: _Checker, base_dir: Path | None) -> tuple[str, str]:
             raise c.fail("tournament.structure", f"no such structure file: {p}")
         structure = str(p)
     try:
-        from engine.tournament import structure as structure_mod
+        from engine.tournament import structure_file as structure_mod
     except ImportError:
         structure_mod = None  # type: ignore[assignment]
     if structure_mod is not None:
@@ -510,7 +510,7 @@ def _shoe(c: _Checker, backends: dict[str, str]) -> tuple[str, int]:
 
 def _final_fits(c: _Checker, structure: str, seats: tuple[int, ...]) -> None:
     """A structure with qualifiers seats its final on this table: enough seats needed."""
-    from engine.tournament import structure as structure_mod
+    from engine.tournament import structure_file as structure_mod
 
     try:
         q = structure_mod.load_structure(structure).qualifiers

@@ -104,7 +104,7 @@ def settings_for(opts: SimOptions) -> TableSettings:
     if not opts.preset.strip():
         raise SimError("--preset is empty: give a preset name (gunpowder, phat-ace, mini) "
                        "or a structure file")
-    from engine.tournament.structure import load_structure
+    from engine.tournament.structure_file import load_structure
 
     q = load_structure(opts.preset).qualifiers
     if q is not None and q.rounds * q.advance > opts.players:

@@ -1,1 +1,1 @@
-"""Shipped tournament structures (TOML), loaded with :func:`engine.tournament.structure.load_structure`."""
+"""Shipped tournament structures (TOML), loaded with :func:`engine.tournament.structure_file.load_structure`."""

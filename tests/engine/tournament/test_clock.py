@@ -7,7 +7,7 @@ import json
 import pytest
 
 from engine.tournament.clock import Clock, ClockError, SnapshotError
-from engine.tournament.structure import load_structure, parse_structure
+from engine.tournament.structure_file import load_structure, parse_structure
 from tests.engine.tournament.helpers import DATA
 
 MIXED = load_structure(DATA / "valid_mixed.toml")

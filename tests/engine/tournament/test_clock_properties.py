@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.tournament.clock import Clock, ClockError
-from engine.tournament.structure import load_structure
+from engine.tournament.structure_file import load_structure
 from tests.engine.tournament.helpers import DATA
 from tests.engine.tournament.test_clock import timed
 

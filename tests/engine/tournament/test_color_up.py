@@ -8,7 +8,7 @@ import pytest
 
 from engine.errors import IllegalActionError
 from engine.tournament.color_up import ColorUpError, chip_race, make_chips, round_up
-from engine.tournament.structure import load_structure
+from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
 from tests.engine.tournament.helpers import DATA
 

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from engine.errors import InvalidInputError, PokerTableError
-from engine.tournament.structure import StructureError, load_structure, parse_structure
+from engine.tournament.structure import StructureError
+from engine.tournament.structure_file import load_structure, parse_structure
 from pi_app.cli.main import main
 from tests.engine.tournament.helpers import DATA
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from engine.tournament.color_up import round_up
-from engine.tournament.structure import load_structure, preset_names
+from engine.tournament.structure_file import load_structure, preset_names
 from engine.tournament.tournament import RegistrationError, Tournament
 from tests.engine.tournament.helpers import play_hand
 

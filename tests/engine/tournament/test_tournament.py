@@ -8,7 +8,7 @@ import pytest
 
 from engine.errors import PokerTableError
 from engine.tournament.clock import ClockError
-from engine.tournament.structure import load_structure
+from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import ChipCountError, RegistrationError, Tournament
 from engine.views import ClockView
 from tests.engine.tournament.helpers import DATA, play_hand

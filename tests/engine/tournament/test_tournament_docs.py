@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from engine.tournament.structure import parse_structure
+from engine.tournament.structure_file import parse_structure
 from engine.tournament.tournament import Tournament
 from tests.engine.tournament.helpers import REPO, play_hand
 

@@ -9,7 +9,8 @@ import pytest
 
 from engine.betting.hand import HandConfig
 from engine.betting.hand_config import InvalidHandConfigError
-from engine.tournament.structure import StructureError, load_structure, parse_structure
+from engine.tournament.structure import StructureError
+from engine.tournament.structure_file import load_structure, parse_structure
 from tests.data_paths import data
 from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 
