@@ -1,4 +1,4 @@
-"""Cost of one clock update plus the stats and the ClockView, per call (issue 3).
+"""Cost of one clock update plus the stats and the ClockView, per call.
 
 The TV redraws every second on a Raspberry Pi, so each redraw pays ``tick(now)`` +
 ``clock_view(now)`` + ``stats(now)``.  The figure is printed next to the cost of one scripted

@@ -1,4 +1,4 @@
-"""Time from a card-drawn event to its assignment or ruling (issue 4).
+"""Time from a card-drawn event to its assignment or ruling.
 
 A long random stream of hands (2-10 seats, random folds, raises, all-ins; about 3 % of
 draws are irregular: an extra card, a premature board card, a reader repeat) goes through

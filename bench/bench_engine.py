@@ -1,6 +1,6 @@
 """Hand-engine speed against pokerkit, and evaluation speed against the raw evaluators.
 
-Two figures, each printed as a ratio measured in the same run (issue 2, section 6):
+Two figures, each printed as a ratio measured in the same run:
 
 1. Full-engine hands per second (forced bets, dealing, legal actions, pots, showdown and
    awards) of ``engine.betting.hand`` against pokerkit on the same scripted hands: the same

@@ -1,7 +1,7 @@
-"""Shoe host client throughput: frames per second parsed and verified (issue 5).
+"""Shoe host client throughput: frames per second parsed and verified.
 
 Printed against the card rate a dealer can reach -- about 3 cards per second (a pitch every
-third of a second is fast dealing; the number comes from issue 5) -- as a ratio: how many
+third of a second is fast dealing; the number is the dealing speed the shoe must follow) -- as a ratio: how many
 times faster than the fastest dealer the host keeps up.
 
 Three figures, all measured in the same run:
@@ -89,7 +89,7 @@ def main() -> int:
     if args.json:
         print(json.dumps(report))
         return 0
-    print(f"dealer card rate (issue 5)          : {DEALER_CARDS_PER_S:>10.0f} cards/s")
+    print(f"dealer card rate                    : {DEALER_CARDS_PER_S:>10.0f} cards/s")
     print(f"parse + verify, one thread          : {parse_fps:>10.0f} frames/s "
           f"= {parse_fps / DEALER_CARDS_PER_S:,.0f} x dealer")
     print(f"end to end over a pty, clean        : {link_cps:>10.0f} cards/s "

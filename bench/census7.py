@@ -6,7 +6,7 @@ Usage:
     python bench/census7.py --sample 1000000 --seed 1   # quick random sample
 
 Prints the category counts, the number of distinct values, hands per second, and
-compares with the known totals (issue 2; standard combinatorics).  For the sample it
+compares with the known totals (standard combinatorics).  For the sample it
 prints observed against expected frequencies.  Exit status 1 if a full census differs.
 The ratio printed is the raw native phevaluator on card ids against our public
 ``evaluate_value`` on Cards, over the same hands in the same run (``--raw`` hands); the

@@ -7,7 +7,7 @@ C(52, 7) = 133,784,560 seven-card hands, is evaluated through
 and classified with :func:`engine.evaluation.category_of_value`.
 
 The known totals (standard combinatorics, e.g. Wikipedia "Poker probability") are
-5 cards: 7,462 distinct values; 7 cards: 4,824 distinct values (see issue 2).
+5 cards: 7,462 distinct values; 7 cards: 4,824 distinct values.
 
 Pure: no I/O, no clock.  The enumeration can be split by the lowest card of each
 hand (``lowest_cards``) so that a caller may spread it over processes.

@@ -136,7 +136,7 @@ class RulingView:
     instruction: str
     profile: str = "tda2024"
     status: str = "advisory"  # advisory | confirmed | overridden
-    # added by the dealing issue (4); all optional:
+    # all optional:
     ruling_id: int = 0
     row: str = ""          # the rules-table row, e.g. "D2", "B4"
     next_words: str = ""   # what the shoe must deliver next, in words
@@ -170,7 +170,7 @@ class ClockView:
     prize_pool: int = 0
     notices: tuple[str, ...] = ()
     tournament_name: str = ""
-    # added by the tournament issue (3); all optional:
+    # all optional:
     next_big_blind_ante: int | None = None
     estimated_end_seconds: float | None = None  # seconds from now until the estimated end
     min_bet: int | None = None  # no-blind games (seed 002): the smallest opening bet

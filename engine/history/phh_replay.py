@@ -1,6 +1,6 @@
 """Replay PHH hands through our hand engine (:mod:`engine.betting.hand`) and judge them.
 
-A hand is checked against what it records (issue 2, section 4):
+A hand is checked against what it records:
 
 * every action is legal for our engine at that point (the engine's own ``verify_*``);
 * the chips balance (sum of finishing stacks = sum of starting stacks);

@@ -10,7 +10,7 @@ ended (``level_start + pause_total + level_seconds + adjust``), not at the insta
 :meth:`Clock.update` happened to be called, so no drift can build up however irregularly the
 clock is polled.
 
-Rules (issue 3; seed 000 for "blinds up next hand"):
+Rules (seed 000 for "blinds up next hand"):
 
 * a time-based level that ends during a hand changes the clock at once, but the hand in
   progress keeps the blinds it was dealt with; the new blinds apply to the next hand

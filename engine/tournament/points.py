@@ -1,6 +1,6 @@
 """League points: formulas evaluated safely, and fixed tables with multipliers and bonuses.
 
-Variables of a formula (issue 3): ``n`` entrants, ``k`` finishing place (1 = winner),
+Variables of a formula: ``n`` entrants, ``k`` finishing place (1 = winner),
 ``b`` buy-in, ``e`` the player's total spend (buy-in plus re-entries and add-ons).
 
 Formulas are parsed with :mod:`ast` and walked by a small interpreter that knows only
@@ -27,9 +27,9 @@ from engine.tournament.structure import PointsConfig
 
 #: Named formulas (the text a structure file may give as ``formula``).
 FORMULA_PRESETS = {
-    # PokerStars leader-board formula (issue 3), paid to the top 15% of the field.
+    # PokerStars leader-board formula, paid to the top 15% of the field.
     "pokerstars": "10*sqrt(n)/sqrt(k)*(1+log10(b+0.25))",
-    # Dr. Neau's formula (issue 3), paid to every place.
+    # Dr. Neau's formula, paid to every place.
     "neau": "sqrt(n*b*b/e)/(k+1)",
 }
 POKERSTARS_PAID_FRACTION = 0.15

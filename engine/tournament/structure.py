@@ -220,7 +220,7 @@ class Structure:
         return self.late_registration.deduction_by_level.get(level_number, 0)
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON of ``pokertable structure show --json`` (keys as in issue 3)."""
+        """The JSON of ``pokertable structure show --json`` (keys documented in docs/tournament.md)."""
         levels = []
         for lv in self.levels:
             d: dict[str, Any] = {

@@ -24,7 +24,7 @@ MODES = ("deal", "register", "idle")
 SEQUENCED_TYPES = ("card", "unknown_tag", "button")
 STATUS_TYPES = ("hello", "heartbeat", "error")
 
-HEARTBEAT_MS = 1000       # issue 5: heartbeat at 1 Hz
+HEARTBEAT_MS = 1000       # heartbeat at 1 Hz (docs/shoe-protocol.md)
 RETRANSMIT_MS = 250       # first retransmission of an un-acked frame
 RETRANSMIT_MAX_MS = 2000  # retransmission back-off cap while no ack arrives
 RETRANSMIT_BURST = 16     # frames resent per retransmission

@@ -2,7 +2,7 @@
 
 ``run_soak(cards=10000, corrupt=0.01, drop=0.01, seed=1)`` deals ``cards`` draws (the
 deck reshuffled every 52, so every UID recurs) through a fault injector and counts what
-reached the loop's queue.  Issue 5 requires ``lost == 0`` and ``duplicates == 0`` at
+reached the loop's queue.  The link must give ``lost == 0`` and ``duplicates == 0`` at
 N=10000, P=0.01.
 """
 

@@ -1,4 +1,4 @@
-"""The 5-card census through engine.evaluation (issue 2, section 2)."""
+"""The 5-card census through engine.evaluation."""
 
 import json
 
@@ -8,7 +8,7 @@ from engine.census import CensusSizeError, census
 from engine.errors import PokerTableError
 from pi_app.cli.main import main
 
-# Standard five-card hand counts (issue 2; Wikipedia "Poker probability").
+# Standard five-card hand counts (Wikipedia "Poker probability").
 EXPECTED_5 = {
     "straight_flush": 40,
     "four_of_a_kind": 624,

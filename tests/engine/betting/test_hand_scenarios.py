@@ -1,4 +1,4 @@
-"""The regression scenarios (a)-(h) of issue 2, section 5, with their numbers."""
+"""Regression scenarios (a)-(h) of the betting rules, with their numbers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Soak: the real client against the simulator over a pty, faults injected (issue 5)."""
+"""Soak: the real client against the simulator over a pty, faults injected."""
 
 from __future__ import annotations
 

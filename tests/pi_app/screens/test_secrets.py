@@ -20,6 +20,7 @@ import random
 import pygame
 import pytest
 
+from engine.betting.hand import Hand, HandConfig
 from engine.cards import ALL_CARDS, Card, Deck
 from engine.views import (
     ClockView,
@@ -68,16 +69,7 @@ def check_frame(surf, state: ScreenState, secrets: set[Card]) -> int:
 
 # ------------------------------------------------------------------ engine hands
 
-def _engine():
-    try:
-        from engine.betting.hand import Hand, HandConfig
-    except ImportError:  # pragma: no cover - engine not built yet
-        return None
-    return Hand, HandConfig
-
-
 def play_random_hand(rng: random.Random, surf, clock: ClockView) -> int:
-    Hand, HandConfig = _engine()
     n = rng.randint(2, 10)
     seats = sorted(rng.sample(range(1, 11), n))
     stacks = {s: rng.choice([rng.randint(1, 30) * 100, rng.randint(50, 400) * 100]) for s in seats}
@@ -124,7 +116,6 @@ def play_random_hand(rng: random.Random, surf, clock: ClockView) -> int:
     return frames
 
 
-@pytest.mark.skipif(_engine() is None, reason="engine.betting.hand not built")
 def test_random_engine_hands_never_show_unrevealed_cards():
     rng = random.Random(20261129)
     surf = pygame.Surface(SIZE)
