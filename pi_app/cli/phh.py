@@ -16,15 +16,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from pathlib import Path
 
-from engine.errors import InvalidInputError
-from engine.history.phh import UnknownVariantError, hand_from_table, load_tables
+from engine.history.phh import UnknownVariantError
 from engine.history.phh_replay import MISMATCH, OK, SKIPPED, replay_hand
-
-
-class PhhFileError(InvalidInputError):
-    """A PHH file that cannot be read."""
+from pi_app.sim.phh_files import NOT_PHH, PhhFileError, is_phh_name, load
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -36,43 +31,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "unreadable input.")
     r.add_argument("files", nargs="+", metavar="FILE", help=".phh or .phhs files")
     r.set_defaults(func=handle_replay)
-
-
-def _label(label: str | None) -> int | str:
-    if label is None:
-        return 1
-    return int(label) if label.isdigit() else label
-
-
-def load(path: str) -> list[tuple[int | str, object]]:
-    """``(hand label, PhhHand or UnknownVariantError)`` for every hand of a file.
-
-    Raises:
-        PhhFileError: unreadable file; PhhError: broken TOML or a malformed hand.
-    """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PhhFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise PhhFileError(f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
-    out: list[tuple[int | str, object]] = []
-    for label, table in load_tables(text, path):
-        where = f"{path} hand {label}" if label is not None else path
-        try:
-            out.append((_label(label), hand_from_table(table, label, where)))
-        except UnknownVariantError as exc:
-            out.append((_label(label), exc))
-    return out
-
-
-PHH_SUFFIXES = (".phh", ".phhs")
-NOT_PHH = "not a PHH file (.phh or .phhs)"
-
-
-def is_phh_name(path: str) -> bool:
-    """Whether ``path`` is named as a PHH file (``.phh`` or ``.phhs``, any case)."""
-    return Path(path).suffix.lower() in PHH_SUFFIXES
 
 
 def handle_replay(args: argparse.Namespace) -> int:

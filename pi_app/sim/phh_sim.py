@@ -25,6 +25,7 @@ from engine.events import PlayerAction
 from engine.history.phh import UnknownVariantError
 from engine.history.phh_replay import OK, deal_sequence, replay_hand
 from engine.table.core import TableSettings
+from pi_app.sim.phh_files import NOT_PHH, PhhFileError, is_phh_name, load
 from pi_app.sim.policy import DELAYS, Step
 from pi_app.sim.simulator import SimOptions, Simulation
 
@@ -65,7 +66,6 @@ def _load(paths: list[str]) -> list[tuple[str, int | str | None, Any]]:
     Raises:
         PhhFileError: a directory or an unreadable file; PhhError: a malformed hand.
     """
-    from pi_app.cli.phh import PhhFileError, is_phh_name, load
     for p in paths:
         if Path(p).is_dir():
             raise PhhFileError(f"{p}: cannot read: Is a directory (give .phh or .phhs files)")
@@ -85,7 +85,6 @@ class PhhSimulation:
                  backend: str = "hardware") -> None:
         self.lines: list[PhhLine] = []
         self.planned: list[_Planned] = []
-        from pi_app.cli.phh import NOT_PHH
         for path, label, h in _load(paths):
             if h is None or isinstance(h, UnknownVariantError):
                 self.lines.append(PhhLine(path, label, "skipped",

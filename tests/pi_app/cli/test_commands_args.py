@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 import pi_app.cli.shoe as shoe_cmd
-from pi_app.cli.phh import NOT_PHH
+from pi_app.sim.phh_files import NOT_PHH
 from tests.data_paths import data
 from tests.pi_app.cli.helpers import assert_one_error_line, listing, run_main
 
