@@ -80,13 +80,7 @@ def build_parser() -> CliParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
     for name in COMMAND_MODULES:
-        try:
-            mod = importlib.import_module(f"pi_app.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"pi_app.cli.{name}":
-                continue  # not built yet
-            raise
-        mod.register(sub)
+        importlib.import_module(f"pi_app.cli.{name}").register(sub)
     return parser
 
 

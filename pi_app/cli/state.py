@@ -1,4 +1,4 @@
-"""``pokertable state --journal FILE [--json] [--private] [--core MODULE:CLASS]``.
+"""``pokertable state --journal FILE [--json] [--private]``.
 
 Prints the state recovered from a journal without starting anything and without writing
 to the journal (a torn last record is reported, not dropped).  The output holds the
@@ -14,7 +14,8 @@ import json
 import sqlite3
 from typing import Any
 
-from pi_app.service import core_registry
+from engine.table.core import TableCore
+from pi_app.service.core_identity import check_core, core_name
 from pi_app.service.journal import Journal
 from pi_app.service.recovery import recover
 
@@ -31,20 +32,27 @@ def _jsonable(obj: Any) -> Any:
     return str(obj)  # Card -> "As"
 
 
-def recovered_state(journal_path: str, core_spec: str | None = None,
-                    private: bool = False) -> dict[str, Any]:
+#: The table core ``pokertable state`` restores a journal with.
+CORE_CLASS: type[Any] = TableCore
+
+
+def recovered_state(journal_path: str, private: bool = False,
+                    core_class: type[Any] | None = None) -> dict[str, Any]:
     """The JSON-able report ``pokertable state`` prints.
 
     Raises:
-        FileNotFoundError, JournalSchemaError, JournalCorruptError, CoreUnavailableError.
+        FileNotFoundError, JournalSchemaError, JournalCorruptError, CoreMismatchError
+        (the journal was written by another core than ``core_class``, default
+        :data:`CORE_CLASS`).
     """
+    cls = core_class or CORE_CLASS
     with Journal.open_readonly(journal_path) as journal:
-        cls = core_registry.class_for_journal(journal.meta, core_spec)
+        check_core(journal.meta, cls, journal_path)
         rec = recover(journal, cls)
         out: dict[str, Any] = {
             "journal": str(journal.path),
             "schema_version": journal.schema_version(),
-            "core": core_registry.spec_of(cls),
+            "core": core_name(cls),
             "recovery": rec.describe(),
             "summary": _jsonable(rec.core.summary()),
             "screen": _jsonable(rec.core.screen_state()),
@@ -59,7 +67,7 @@ def _handler(args: argparse.Namespace) -> int:
     from pi_app.service.journal import JournalCorruptError
 
     try:
-        report = recovered_state(args.journal, args.core, args.private)
+        report = recovered_state(args.journal, args.private)
     except FileNotFoundError:
         raise InvalidInputError(f"{args.journal}: no such journal") from None
     except IsADirectoryError:
@@ -94,6 +102,4 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--private", action="store_true",
                    help="include the full snapshot (contains hole cards)")
-    p.add_argument("--core", metavar="MODULE:CLASS", default=None,
-                   help="restore with this core class instead of the one the journal names")
     p.set_defaults(func=_handler)

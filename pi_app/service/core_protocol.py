@@ -2,8 +2,8 @@
 
 The service (:mod:`pi_app.service.loop`, :mod:`pi_app.service.journal`, :mod:`pi_app.service.recovery`) is written
 against :class:`TableCore` only; the real core is ``engine.table.core.TableCore`` (the tournament
-clock, the current hand and the dealing procedure combined), found through
-:func:`pi_app.service.core_registry.core_class`.  Tests use a small deterministic fake.
+clock, the current hand and the dealing procedure combined), which the service constructs
+directly.  Tests and benches pass a small deterministic fake instead.
 
 Contract (what recovery relies on):
 

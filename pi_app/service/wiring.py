@@ -26,8 +26,9 @@ from typing import Any
 
 from engine.errors import InvalidInputError
 from engine.events import Event
-from pi_app.service import core_registry
+from engine.table.core import TableCore
 from pi_app.service.clock_source import ClockSource, RealClock, continue_after
+from pi_app.service.core_identity import check_core, core_name
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal
 from pi_app.service.loop import ServiceLoop
@@ -91,7 +92,7 @@ def history_dir_for(journal_path: str | Path) -> Path:
 
 
 def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None = None,
-                  core_spec: str | None = None, devices: Devices | None = None,
+                  core_class: type[Any] = TableCore, devices: Devices | None = None,
                   clock: ClockSource | None = None, journal_path: str | Path | None = None,
                   resume: bool = True, notifier: Notifier | None = None,
                   snapshot_every: int | None = None, tick_interval: float | None = None
@@ -102,16 +103,17 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
         config: a :class:`pi_app.service.config.TableConfig` (journal path, snapshot interval,
             tick interval); may be None when ``journal_path`` is given.
         core_factory: makes the fresh core of a new journal (default
-            :func:`pi_app.service.core_registry.make_core` of ``config``).
-        core_spec: ``"module:Class"`` to restore an existing journal with (default: the
-            class recorded in the journal).
+            ``core_class.from_config(config)``).
+        core_class: the table core class (default the real
+            :class:`engine.table.core.TableCore`); an existing journal is restored with it
+            and refused if another class wrote it.
         clock: the clock (default :class:`RealClock`); after recovery it is wrapped so
             that it never reads earlier than the last journaled event.
         resume: with False, an existing journal is an error (:class:`JournalExistsError`).
 
     Raises:
         JournalExistsError, JournalSchemaError, JournalCorruptError, JournalBusyError,
-        JournalUnavailable, CoreUnavailableError.
+        JournalUnavailable, CoreMismatchError.
     """
     if journal_path is None:
         if config is None:
@@ -129,8 +131,8 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
                                      "another journal file")
         journal = Journal.open(path, snapshot_every=every)
         try:
-            cls = core_registry.class_for_journal(journal.meta, core_spec)
-            recovered = recover(journal, cls)
+            check_core(journal.meta, core_class, path)
+            recovered = recover(journal, core_class)
         except BaseException:
             journal.close()
             raise
@@ -139,8 +141,8 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
                  recovered.snapshot_seq, recovered.replayed, recovered.last_seq,
                  f"; dropped torn record {recovered.torn.seq}" if recovered.torn else "")
     else:
-        core = core_factory() if core_factory else core_registry.make_core(config)
-        meta = {"core": core_registry.spec_of(type(core))}
+        core = core_factory() if core_factory else core_class.from_config(config)
+        meta = {"core": core_name(type(core))}
         if config is not None:
             meta["table"] = config.name
         journal = Journal.create(path, core.snapshot(), meta=meta, snapshot_every=every)
@@ -156,7 +158,7 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
 
 
 def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = None,
-                devices: Devices | None = None, clock: ClockSource | None = None,
+                core_class: type[Any] = TableCore, devices: Devices | None = None, clock: ClockSource | None = None,
                 journal_path: str | Path | None = None, resume: bool = True,
                 notifier: Notifier | None = None, install_signal_handlers: bool = True,
                 until: Callable[[], bool] | None = None,
@@ -173,7 +175,8 @@ def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = 
         notifier = Notifier.from_env() if (config is None or config.watchdog) else Notifier(None)
     if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit -> EFBIG, not death
-    service = build_service(config, core_factory=core_factory, devices=devices, clock=clock,
+    service = build_service(config, core_factory=core_factory, core_class=core_class,
+                            devices=devices, clock=clock,
                             journal_path=journal_path, resume=resume, notifier=notifier)
     loop = service.loop
     previous: dict[signal.Signals, Any] = {}

@@ -28,7 +28,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # as run_service does
     screens = []
     clock = VirtualClock()
-    service = build_service(None, journal_path=args.journal, core_factory=lambda: FakeCore(
+    service = build_service(None, journal_path=args.journal, core_class=FakeCore,
+                            core_factory=lambda: FakeCore(
         dict.fromkeys(range(1, 7), 10 ** 9)), clock=clock, snapshot_every=50, tick_interval=1.0)
     service.loop.tv = screens.append
     loop, journal, core = service.loop, service.journal, service.loop.core

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     clock = VirtualClock()
     service = build_service(None, journal_path=args.journal, resume=args.resume,
-                            core_factory=lambda: FakeCore(), clock=clock,
+                            core_factory=lambda: FakeCore(), core_class=FakeCore, clock=clock,
                             snapshot_every=args.snapshot_every, tick_interval=1.0)
     loop, journal = service.loop, service.journal
     core: FakeCore = loop.core

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         stop.set()
         print(f"closed after {len(frames)} frames", file=sys.stderr, flush=True)
 
-    status = run_service(None, journal_path=args.journal, core_factory=FakeCore,
+    status = run_service(None, journal_path=args.journal, core_factory=FakeCore, core_class=FakeCore,
                          devices=Devices(tv=frames.append, start=start, close=close),
                          on_ready=lambda s: print("ready", flush=True))
     print(f"exit {status}", flush=True)

@@ -15,6 +15,7 @@ import pytest
 
 from pi_app.service.journal import Journal
 from pi_app.service.recovery import recover
+from pi_app.service.core_identity import CoreMismatchError
 from pi_app.service.wiring import JournalExistsError, build_service
 from tests.pi_app.service.fake_core import FakeCore
 from tests.pi_app.service.helpers import REPO, env_with
@@ -84,6 +85,8 @@ def test_build_service_resume_rules(tmp_path: Path) -> None:
     s.close()
     with pytest.raises(JournalExistsError, match="already exists"):
         build_service(None, journal_path=j, core_factory=FakeCore, resume=False)
-    s = build_service(None, journal_path=j)  # the core class comes from the journal
+    with pytest.raises(CoreMismatchError, match="written by the core tests.pi_app.service"):
+        build_service(None, journal_path=j)  # the real core does not read the fake's journal
+    s = build_service(None, journal_path=j, core_class=FakeCore)
     assert isinstance(s.core, FakeCore) and s.recovered is not None
     s.close()
