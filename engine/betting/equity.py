@@ -1,4 +1,4 @@
-"""Live all-in odds: each live hand's chance to win and to tie, per pot (issue 15).
+"""Live all-in odds: each live hand's chance to win and to tie, per pot.
 
 Given the hole cards of two or more all-in hands, the board so far and any dead cards
 (mucked or burned cards seen face up), :func:`all_in_odds` deals out the rest of the board:

@@ -26,7 +26,7 @@ from pi_app.service.unit_network import (
     shoe_hosts,
 )
 from tests.data_paths import REPO
-from tests.pi_app.test_systemd import UNIT, verify
+from tests.systemd.test_units import UNIT, verify
 
 LAN = [ipaddress.ip_interface("127.0.0.1/8"), ipaddress.ip_interface("192.168.1.50/24"),
        ipaddress.ip_interface("10.9.0.4/16"), ipaddress.ip_interface("fd00::50/64")]

@@ -22,7 +22,8 @@ from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import make_test_deck
 from engine.events import CardDrawn
 from engine.text import UidFormatError
-from engine.tournament.structure import StructureError, load_structure
+from engine.tournament.structure import StructureError
+from engine.tournament.structure_file import load_structure
 from engine.views import ClockView, RulingView, ScreenState, SeatDisplayView
 from hardware.seat_render import render_seat_view
 from hardware.tv import FALLBACK_LINES, TV

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from pi_app.service.core_identity import CoreMismatchError
 from pi_app.service.journal import Journal
 from pi_app.service.recovery import recover
-from pi_app.service.core_identity import CoreMismatchError
 from pi_app.service.wiring import JournalExistsError, build_service
 from tests.pi_app.service.fake_core import FakeCore
 from tests.pi_app.service.helpers import REPO, env_with
