@@ -81,6 +81,7 @@ DECLARATION_KINDS = (
     "confirm_ruling",     # floor confirms the pending ruling
     "override_ruling",    # floor overrides the pending ruling (``note`` says why)
     "button_out_of_position",  # the button is misplaced (``seat`` = where it belongs, TDA 34-A)
+    "missed_burn",        # the street just dealt had no burn, seen before any action on it
 )
 
 

@@ -24,7 +24,8 @@ class DealState:
     card drawn this hand, in order (reader repeats excluded).  seen: card id -> draw number
     for cards out of the stub.  due: slots due now (engine.dealing.sequence).  plans: the draws of
     each board street still to come.  hole_buf: hole cards drawn but not yet given to the
-    hand (a button dealt two consecutive cards, TDA 35-B).
+    hand (a button dealt two consecutive cards, TDA 35-B).  held: player actions pressed
+    while cards were still due (event dicts), applied in order once the betting opens.
     """
 
     cfg: HandConfig
@@ -52,6 +53,7 @@ class DealState:
     replacing: dict[int, list[list[Any]]] = field(default_factory=dict)  # seat -> [[draw n, becomes]]
     first_ruling: int = 1   # rulings of this deal have ids >= this
     reported_complete: bool = False
+    held: list[dict[str, Any]] = field(default_factory=list)  # actions pressed while dealing
 
     @classmethod
     def fresh(cls, cfg: HandConfig, due: list[str]) -> DealState:
@@ -62,7 +64,7 @@ class DealState:
         d = dict(self.__dict__)
         for k, v in d.items():
             if isinstance(v, list):
-                d[k] = list(v)
+                d[k] = [dict(x) if isinstance(x, dict) else x for x in v]
             elif isinstance(v, dict):
                 d[k] = {kk: (list(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
         d["hand"] = self.hand.copy()
@@ -87,6 +89,7 @@ class DealState:
             "replacing": {str(k): [list(x) for x in v] for k, v in self.replacing.items()},
             "first_ruling": self.first_ruling,
             "reported_complete": self.reported_complete,
+            "held": [dict(x) for x in self.held],
         }
 
     @classmethod
@@ -101,6 +104,7 @@ class DealState:
         kw["hole_buf"] = {int(k): [Card.parse(c) for c in v] for k, v in d["hole_buf"].items()}
         kw["street_actions"] = dict(d["street_actions"])
         kw["exposed"] = list(d["exposed"])
+        kw["held"] = [dict(x) for x in d.get("held", [])]
         kw["replacing"] = {int(k): [list(x) for x in v]
                            for k, v in d.get("replacing", {}).items()}
         return cls(**kw)

@@ -8,26 +8,21 @@ the profile and the ruling helpers): one method per situation of the rules table
 
 from __future__ import annotations
 
-import dataclasses
-import random
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 from engine.dealing.irregularities import describe_expect
-from engine.dealing.outcomes import ActionHeld, Assigned, Note, Outcome
+from engine.dealing.outcomes import ActionHeld, Note, Outcome
 from engine.dealing.registry import is_short_uid
 from engine.dealing.sequence import (
     BOARD,
     BOARD_COUNT,
     BURN,
     DEAD,
-    HOLE,
     RESHUFFLE,
     SCRAP,
     SET_ASIDE,
     STUB,
-    Draw,
     slot_seat,
     street_of_board,
     street_plan,
@@ -43,10 +38,6 @@ if TYPE_CHECKING:  # pragma: no cover
 _ROW_BY_STREET = {"flop": "B1", "turn": "B2", "river": "B3"}
 
 
-class NoSuchDrawError(InvalidInputError):
-    """A declaration names a draw the procedure has not seen."""
-
-
 def _names(cards: Any) -> str:
     return ", ".join(c.name for c in cards)
 
@@ -57,14 +48,14 @@ class Detection:
     s: DealState
     profile: HouseProfile
     registry: DeckRegistry
-    _ruling: Callable[..., list[Outcome]]
-    _misdeal: Callable[..., list[Outcome]]
-    _record: Callable[..., Draw]
-    _set_draw: Callable[..., Draw]
-    _rebuild: Callable[..., None]
-    _assigned: Callable[[Draw], Assigned]
-    _rng: Callable[[int], random.Random]
-    substantial_action: Callable[[], bool]
+    _ruling: Any
+    _misdeal: Any
+    _record: Any
+    _set_draw: Any
+    _rebuild: Any
+    _assigned: Any
+    _rng: Any
+    substantial_action: Any
 
     # ------------------------------------------------------------------ cards
     def _foreign(self, ev: CardDrawn, card: Card | None, uid: str) -> list[Outcome]:
@@ -134,7 +125,7 @@ class Detection:
             burn = four[pick]
             rest = [c for c in four if c != burn]
             self._rebuild(board=rest)
-            for n_, c in zip(ns + [d.n], four, strict=False):
+            for n_, c in zip(ns + [d.n], four):
                 self._set_draw(n_, destination=BURN if c == burn else BOARD,
                                street="turn" if c == burn else "flop", exposed=True)
             if s.plans["turn"][:1] == [BURN]:
@@ -221,7 +212,9 @@ class Detection:
 
     # ------------------------------------------------------------------ actions
     def _action_while_dealing(self, ev: PlayerAction, act: str) -> list[Outcome]:
-        """An action while cards are still due: D10, D8 (short), B5, B6 (missed burn)."""
+        """An action while cards are still due: D10, D8 (short), B5/B6 (a street dealt
+        without its burn, on which the action has now begun).  Returns ``ActionHeld`` when
+        the action waits for the cards (it is applied once they are in)."""
         s = self.s
         holes = [x for x in s.due if x.startswith("hole:")]
         held = ActionHeld(ev.seat, act, f"cards still due: {describe_expect(s.due)}")
@@ -232,8 +225,8 @@ class Detection:
                 s.button_short_ruled = True
                 return self._ruling(
                     "BUTTON_SHORT", f"The button (seat {s.cfg.button}) has only one card.",
-                    "Deal the button its second card now, then the action continues.",
-                    ev.t) + [held]
+                    "The button has not acted: deal it its second card now (TDA 37). The "
+                    "actions already taken stand and the action continues.", ev.t) + [held]
             n_hole = 2 * len(s.cfg.stacks)
             if n_hole - len(holes) < len(s.cfg.stacks):
                 return [held]  # the first round is not even out: the deal is still going on
@@ -241,12 +234,48 @@ class Detection:
                 "D8", "TDA 35-A-5",
                 f"Wrong number of cards dealt: {n_hole - len(holes)} of {n_hole} hole cards "
                 "when the action began.", ev.t)
-        if (s.loaded_street and s.due == [BOARD] and s.plan_burn
-                and s.street_drawn == len(street_plan(s.loaded_street)) - 1):
-            return self._missed_burn(ev, held)
+        if self._street_short_of_burn():
+            return self._street_stands(ev)
         return [held]
 
-    def _missed_burn(self, ev: PlayerAction, held: ActionHeld) -> list[Outcome]:
+    def _street_short_of_burn(self) -> bool:
+        """The street's cards are out but one draw short: its burn was missed."""
+        s = self.s
+        return bool(s.loaded_street and s.due == [BOARD] and s.plan_burn
+                    and s.street_drawn == len(street_plan(s.loaded_street)) - 1)
+
+    def _street_stands(self, ev: PlayerAction) -> list[Outcome]:
+        """B5 / B6 after action (TDA 39-B, TDA 38; RRoP): the street was dealt without a
+        burn and the action on it has begun: the cards stand; the next street gets its burn."""
+        s = self.s
+        street = s.loaded_street
+        assert street is not None
+        ns = [d.n for d in s.draws if d.street == street and d.destination in (BURN, BOARD)]
+        ns = ns[-BOARD_COUNT[street]:]
+        cards = [s.draws[n - 1].card for n in ns]
+        self._set_draw(ns[0], destination=BOARD)
+        self._rebuild(board=cards)
+        s.due = []
+        s.street_drawn += 1
+        s.plan_burn = False
+        what = f"The {street} was dealt without a burn: {_names(cards)}."
+        nxt = {"flop": "turn", "turn": "river"}.get(street)
+        instr = (f"Action has been taken on the {street}: the {street} stands."
+                 + (f" The {nxt} gets one burn as usual." if nxt else ""))
+        if street == "flop":
+            return self._ruling("MISSED_BURN", what, instr, ev.t, row="B5", rule="TDA 39-B")
+        return self._ruling("MISSED_BURN", what, instr, ev.t, row="B6", rule="TDA 38")
+
+    def _declared_missed_burn(self, ev: Declaration) -> list[Outcome]:
+        """The dealer says the street was dealt without a burn, before any action on it."""
+        if not self._street_short_of_burn():
+            raise InvalidInputError("no street is one card short of its burn: nothing to "
+                                    "correct (a missed burn is declared after the street's "
+                                    "cards are out and before any action on it)")
+        return self._missed_burn(ev)
+
+    def _missed_burn(self, ev: Declaration) -> list[Outcome]:
+        """B5 / B6 before any action on the street: the house knob corrects it."""
         s = self.s
         street = s.loaded_street
         assert street is not None
@@ -260,11 +289,11 @@ class Detection:
                 pick = self._rng(ns[-1]).randrange(3)
                 burn = cards[pick]
                 rest = [c for c in cards if c != burn]
-                self._rebuild(board=rest)
-                for n_, c in zip(ns, cards, strict=False):
+                self._rebuild(board=rest)  # type: ignore[arg-type]
+                for n_, c in zip(ns, cards):
                     self._set_draw(n_, destination=BURN if c == burn else BOARD, exposed=True)
                 instr = (f"Chosen at random by the table: the {burn.name} is the burn; the flop "  # type: ignore[union-attr]
-                         f"is {_names(rest)} plus the next card.")
+                         f"is {_names(rest)} plus the next card.")  # type: ignore[arg-type]
                 rule = "TDA 39-B"
             elif knob == "first_card_burns":
                 self._set_draw(ns[0], exposed=True)
@@ -280,8 +309,8 @@ class Detection:
                 instr = "Return the flop to the stub and reshuffle; then burn and deal a new flop."
                 rule = "TDA 39-B (house: redeal)"
             return self._ruling(
-                "MISSED_BURN", f"The flop was dealt without a burn: {_names(cards)}.",
-                instr + " Then the action.", ev.t, row="B5", rule=rule) + [held]
+                "MISSED_BURN", f"The flop was dealt without a burn: {_names(cards)}.",  # type: ignore[arg-type]
+                instr + " Then the action.", ev.t, row="B5", rule=rule)
         # turn or river: one card out (taken as the burn), no street card yet
         x = cards[-1]
         assert x is not None
@@ -296,160 +325,4 @@ class Detection:
             s.street_drawn += 1
             instr = f"The {x.name} stands as the {street}."
         return self._ruling("MISSED_BURN", f"The {street} was dealt without a burn.",
-                            instr + " Then the action.", ev.t, row="B6", rule="TDA 38") + [held]
-
-    # ------------------------------------------------------------------ declarations
-    def _target(self, ev: Declaration) -> Draw:
-        live = [d for d in self.s.draws if d.destination not in (DEAD,)]
-        if ev.draw is not None:
-            for d in reversed(self.s.draws):
-                if d.shoe_draw == ev.draw:
-                    return d
-            raise NoSuchDrawError(f"no card with draw number {ev.draw} in this hand")
-        if not live:
-            raise NoSuchDrawError("no card has been drawn in this hand")
-        return live[-1]
-
-    def _on_declaration(self, ev: Declaration) -> list[Outcome]:
-        s = self.s
-        if ev.kind == "floor_misdeal":
-            if s.stopped:
-                return [Note("play is already stopped")]
-            return self._misdeal("floor", "TDA 1", "The floor called a misdeal." +
-                                 (f" {ev.note}" if ev.note else ""), ev.t)
-        if s.stopped:
-            return [Note(f"play is stopped ({s.stopped.lower()}): declaration ignored")]
-        if ev.kind == "exposed_card":
-            return self._exposed(ev, self._target(ev))
-        if ev.kind == "boxed_card":
-            return self._boxed(ev, self._target(ev))
-        if ev.kind == "wrong_seat":
-            return self._wrong_seat(ev, self._target(ev))
-        if ev.kind == "seat_skipped":
-            return self._seat_skipped(ev)
-        if ev.kind == "button_out_of_position":
-            return self._button_out(ev)
-        return []
-
-    def _window_closed(self, what: str, t: float) -> list[Outcome]:
-        return self._ruling("MISDEAL_WINDOW_CLOSED", f"{what} after substantial action.",
-                            "No misdeal (TDA 35-D): play continues.", t)
-
-    def _exposed(self, ev: Declaration, d: Draw) -> list[Outcome]:
-        s = self.s
-        if d.destination == BURN:
-            self._set_draw(d.n, exposed=True)
-            return self._ruling(
-                "BURN_EXPOSED", f"The burn card was seen: {d.card.name}.",  # type: ignore[union-attr]
-                "Show it to all players and discard it; the next card takes its place as usual.",
-                ev.t, rule="TDA 38 (house)")
-        if d.destination != HOLE:
-            return [Note("the card is not a hole card; nothing to rule")]
-        card = d.card
-        assert card is not None
-        if d.exposed:
-            return [Note("that card is already known to be exposed")]
-        idx = self._position(d)
-        self._set_draw(d.n, exposed=True)
-        if self.substantial_action():
-            return self._ruling(
-                "EXPOSED_CARD_PLAYS", f"Seat {d.seat}'s {card.name} was exposed by the dealer "
-                "after substantial action.", "The card plays; no misdeal (TDA 35-D).", ev.t)
-        s.exposed_hole += 1
-        nth = {1: "first", 2: "second"}.get(idx, f"{idx}th")
-        if idx <= self.profile.exposed_first_cards:
-            return self._misdeal("D1", "TDA 35-A-7", f"The {nth} card of the deal "
-                                 f"({card.name}) was exposed by the dealer.", ev.t, draw=d.n)
-        if s.exposed_hole >= 2:
-            return self._misdeal("D3", "TDA 35-A-7", f"A second hole card ({card.name}) was "
-                                 "exposed by the dealer.", ev.t, draw=d.n)
-        self._queue_replacement(d.seat, d.n, BURN)  # type: ignore[arg-type]
-        if s.plans["flop"][:1] == [BURN]:
-            s.plans["flop"] = s.plans["flop"][1:]
-        return self._ruling(
-            "REPLACE_EXPOSED_CARD", f"Seat {d.seat}'s {card.name} was exposed by the dealer.",
-            f"Finish the deal. Then the next card goes to seat {d.seat} in its place, and the "
-            f"{card.name} becomes the flop burn (deal the flop with no further burn).", ev.t,
-            draw=d.n)
-
-    def _position(self, d: Draw) -> int:
-        """1-based position of draw ``d`` in the deal (scraps and dead cards not counted)."""
-        return sum(1 for x in self.s.draws[:d.n] if x.destination not in (SCRAP, DEAD))
-
-    def _queue_replacement(self, seat: int, n: int, becomes: str) -> None:
-        """After the hole deal, the next card replaces draw ``n`` at ``seat``; draw ``n``
-        then becomes ``becomes`` (the flop burn for D2, a scrap for a boxed card)."""
-        s = self.s
-        s.replacing.setdefault(seat, []).append([n, becomes])
-        last_hole = max((i for i, x in enumerate(s.due) if x.startswith("hole:")), default=-1)
-        s.due.insert(last_hole + 1, f"replace:{seat}")
-
-    def _boxed(self, ev: Declaration, d: Draw) -> list[Outcome]:
-        s = self.s
-        if d.exposed:
-            return [Note("that card is already known to be face up")]
-        s.boxed += 1
-        sa = self.substantial_action()
-        if not sa and (s.boxed >= 2 or self.profile.single_boxed_card == "misdeal"):
-            return self._misdeal("D4", "TDA 35-A-1", "Two boxed cards on the deal." if
-                                 s.boxed >= 2 else "A boxed card on the deal.", ev.t, draw=d.n)
-        card = d.card
-        words = f"A boxed card ({card.name if card else 'unknown'}) was found."
-        if d.destination == HOLE:
-            self._set_draw(d.n, exposed=True)
-            seat = d.seat
-            # scrap: replaced by a card at the end of the deal; it is not the burn
-            self._queue_replacement(seat, d.n, SCRAP)  # type: ignore[arg-type]
-            return self._ruling("BOXED_CARD", words,
-                                f"It is a scrap. Finish the deal; then the next card goes to seat "
-                                f"{seat} in its place.", ev.t, draw=d.n)
-        self._set_draw(d.n, exposed=True)
-        return self._ruling("BOXED_CARD", words, "It is a scrap; the deal goes on.", ev.t,
-                            draw=d.n)
-
-    def _wrong_seat(self, ev: Declaration, d: Draw) -> list[Outcome]:
-        s = self.s
-        if self.substantial_action():
-            return self._window_closed("A card to the wrong seat", ev.t)
-        if d.destination == HOLE and self._position(d) == 1:
-            return self._misdeal("D5", "TDA 35-A-2", "The first card was dealt to the wrong "
-                                 f"seat (seat {ev.seat}).", ev.t, draw=d.n)
-        if ev.seat is not None and ev.seat not in s.cfg.stacks:
-            return self._misdeal("D6", "TDA 35-A-3", f"Cards were dealt to seat {ev.seat}, "
-                                 "which is not dealt in.", ev.t, draw=d.n)
-        return self._misdeal("D5", "TDA 35-A-5", f"A card went to the wrong seat (seat "
-                             f"{ev.seat}): seats hold the wrong number of cards.", ev.t, draw=d.n)
-
-    def _seat_skipped(self, ev: Declaration) -> list[Outcome]:
-        s = self.s
-        seat = ev.seat
-        if seat is None:
-            raise InvalidInputError("seat_skipped needs the seat that was skipped")
-        if self.substantial_action():
-            return self._window_closed(f"Seat {seat} dealt out", ev.t)
-        slot = f"hole:{seat}"
-        if seat == s.cfg.button and slot in s.due:
-            s.due.remove(slot)
-            after = max((j for j, x in enumerate(s.due) if x == slot), default=None)
-            if after is None:
-                after = max((j for j, x in enumerate(s.due) if x.startswith("hole:")), default=-1)
-            s.due.insert(after + 1, slot)
-            return self._ruling(
-                "BUTTON_CONSECUTIVE_CARDS", f"The button (seat {seat}) was skipped.",
-                "Go on dealing; the button takes its cards last, two in a row (TDA 35-B).",
-                ev.t)
-        return self._misdeal("D7", "TDA 35-A-4", f"Seat {seat}, entitled to a hand, was dealt "
-                             "out.", ev.t)
-
-    def _button_out(self, ev: Declaration) -> list[Outcome]:
-        s = self.s
-        if self.substantial_action():
-            return self._ruling("BUTTON_STANDS", "The button was out of position.",
-                                "Substantial action has occurred: the hand stands; move the "
-                                "button correctly for the next hand.", ev.t)
-        if ev.seat is not None:
-            s.cfg = dataclasses.replace(s.cfg, button=ev.seat, small_blind_seat=None,
-                                        big_blind_seat=None)
-        return self._misdeal("D13", "TDA 34-A", "The button was out of position"
-                             + (f"; it belongs at seat {ev.seat}." if ev.seat else "."), ev.t)
-
+                            instr + " Then the action.", ev.t, row="B6", rule="TDA 38")

@@ -152,7 +152,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "BOXED_CARD": ("D4", "TDA 35-A-1", "One boxed card: a scrap, replaced"),
     "BUTTON_CONSECUTIVE_CARDS": ("D9", "TDA 35-B", "The button may take two consecutive cards"),
     "BUTTON_SHORT": ("D10", "TDA 37", "The button is short a card: complete it"),
-    "EXTRA_CARD": ("D8", "TDA 35-A-5", "One extra card dealt: it becomes the burn"),
+    "EXTRA_CARD": ("D8", "RRoP Irregularities", "One extra card dealt: it becomes the burn"),
     "FOREIGN_CARD": ("D11", "TDA 35-A-6", "A card not of this deck: a scrap, replaced"),
     "MISDEAL_WINDOW_CLOSED": ("D13", "TDA 35-D", "Substantial action has occurred: no misdeal"),
     "BUTTON_STANDS": ("D13", "TDA 34-A", "Button out of position after action: it stands"),
@@ -164,6 +164,32 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "BURN_EXPOSED": ("B7", "TDA 38", "The burn card was seen: it is shown and discarded"),
     "STUB_RESHUFFLED": ("B8", "TDA 39-D", "Stub reshuffled face down: returned cards are live"),
 }
+
+#: Where Robert's Rules of Poker (v11) rules otherwise than the TDA, a ruling under the
+#: ``rrop`` profile cites RRoP, never the TDA rule that says the opposite.
+RROP_CITES: dict[str, str] = {
+    "EXTRA_CARD": "RRoP Irregularities (an extra card is the burn)",
+    "BOXED_CARD": "RRoP Irregularities (a boxed card is a scrap)",
+    "FOREIGN_CARD": "RRoP Irregularities (a card not of the deck is a scrap)",
+    "PREMATURE_BOARD": "RRoP Hold'em (a premature card)",
+    "FOUR_CARD_FLOP": "RRoP Hold'em (a flop of too many cards is redealt)",
+    "MISSED_BURN": "RRoP Hold'em (a missed burn)",
+    "MISDEAL_WINDOW_CLOSED": "RRoP Irregularities (two players have acted: no misdeal)",
+    "EXPOSED_CARD_PLAYS": "RRoP Irregularities (two players have acted: the card plays)",
+}
+#: Codes whose ruling exists only under a non-TDA knob value: never cite a TDA rule alone.
+HOUSE_ONLY = {"EXTRA_CARD": "one_extra_card"}
+
+
+def rule_for(code: str, rule: str, profile: HouseProfile) -> str:
+    """The rule a ruling cites under ``profile``: RRoP's own words under ``rrop``
+    (:data:`RROP_CITES`), the house profile for a house-only ruling, else ``rule``."""
+    if profile.name == "rrop" and code in RROP_CITES:
+        return RROP_CITES[code]
+    if code in HOUSE_ONLY and profile.name != "rrop":
+        return f"House rule ({profile.name}; {HOUSE_ONLY[code]}, after RRoP)"
+    return rule
+
 
 MISDEAL_RULES = {
     "D1": "TDA 35-A-7", "D3": "TDA 35-A-7", "D4": "TDA 35-A-1", "D5": "TDA 35-A-2",

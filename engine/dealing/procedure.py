@@ -38,16 +38,17 @@ button, players and limits (TDA 35-C).  Rows, rules and patterns: docs/irregular
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.betting.hand import Hand, HandConfig
 from engine.cards import Card
+from engine.dealing.card_flow import CardFlow
 from engine.dealing.deal_state import DealState
+from engine.dealing.declarations import Declarations
 from engine.dealing.detection import Detection
+from engine.dealing.floor import FloorDecisions, NoPendingRulingError
 from engine.dealing.irregularities import (
-    CATALOGUE,
     HouseProfile,
     Ruling,
     RulingBook,
@@ -55,37 +56,22 @@ from engine.dealing.irregularities import (
     make_profile,
     substantial_action,
 )
-from engine.dealing.outcomes import (
-    ActionApplied,
-    Assigned,
-    ExpectedNextChanged,
-    HandComplete,
-    HandRedealt,
-    HandVoided,
-    Note,
-    Outcome,
-    PotAwarded,
-    ReaderRepeat,
-    RulingDecided,
-    RulingIssued,
-)
+from engine.dealing.outcomes import ExpectedNextChanged, Outcome, RulingIssued
+from engine.dealing.play import ACTIONS, PlayerActions
 from engine.dealing.registry import DeckCheck, DeckRegistry
 from engine.dealing.sequence import (
     BETTING,
     BOARD,
     BOARD_COUNT,
-    BURN,
     DEAD,
     HOLE,
-    RESHUFFLE,
-    SET_ASIDE,
     STUB,
     Draw,
     hole_order,
     hole_slots,
     street_of_board,
 )
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import InvalidInputError
 from engine.events import (
     CardDrawn,
     Declaration,
@@ -96,19 +82,12 @@ from engine.events import (
     event_from_dict,
     event_to_dict,
 )
-from engine.text import check_uid
 from engine.views import RulingView, SeatDisplayView, TablePublicView
 
-ACTIONS = ("fold", "check_call", "bet_raise", "show", "muck")
-_ACTION_ALIASES = {"check": "check_call", "call": "check_call", "bet": "bet_raise",
-                   "raise": "bet_raise"}
+__all__ = ["ACTIONS", "DealingProcedure", "NoPendingRulingError"]
 
 
-class NoPendingRulingError(InvalidInputError):
-    """A confirm/override with no advisory ruling waiting."""
-
-
-class DealingProcedure(Detection):
+class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, Detection):
     """A hand of Hold'em driven by the shoe stream, with rulings; see the module docstring.
 
     Args:
@@ -178,7 +157,8 @@ class DealingProcedure(Detection):
 
     def substantial_action(self) -> bool:
         """TDA 36 (or the RRoP gate, knob ``misdeal_gate``) from the hand's action log."""
-        return substantial_action(self.s.hand.actions_in_turn(), self.profile.misdeal_gate)
+        h = self.probe_hand() if self.s.held else self.s.hand
+        return substantial_action(h.actions_in_turn(), self.profile.misdeal_gate)
 
     def expected_next(self, full: bool = False) -> list[str]:
         """What the shoe must deliver next: the slots due now, then (while betting is
@@ -204,15 +184,6 @@ class DealingProcedure(Detection):
             if not full:
                 break
         return out
-
-    def pending_ruling(self) -> Ruling | None:
-        """The latest advisory ruling of the current deal (None if there is none)."""
-        for r in reversed(self.book.rulings):
-            if r.id < self.s.first_ruling:
-                break
-            if r.status == "advisory":
-                return r
-        return None
 
     def ruling_view(self) -> RulingView | None:
         r = self.pending_ruling()
@@ -258,7 +229,7 @@ class DealingProcedure(Detection):
             if d.uid not in self.registry:
                 continue  # foreign tag: not one of this deck's 52
             if d.destination == HOLE:
-                folded = d.seat in h.stacks and h.status(d.seat) == "folded"
+                folded = d.seat in h.stacks and h.status(d.seat) == "folded"  # type: ignore
                 groups["mucked" if folded else "hole"].append(d.card)
             else:
                 groups.setdefault(d.destination, []).append(d.card)
@@ -308,323 +279,6 @@ class DealingProcedure(Detection):
         if isinstance(event, ShoeReloaded):
             return self._on_reload(event)
         return []
-
-    # ------------------------------------------------------------------ rulings
-    def _ruling(self, code: str, words: str, instruction: str, t: float, *, row: str | None = None,
-                rule: str | None = None, draw: int | None = None,
-                misdeal: bool = False) -> list[Outcome]:
-        crow, crule, _ = CATALOGUE[code]
-        exp = tuple(self.expected_next(full=True))
-        r = self.book.add(Ruling(
-            id=self.book.next_id(), code=code, row=row or crow, rule=rule or crule, words=words,
-            instruction=instruction, profile=self.profile.name, expect_next=exp, draw=draw,
-            misdeal=misdeal, t=t))
-        return [RulingIssued(r), ExpectedNextChanged(exp, describe_expect(exp))]
-
-    def _misdeal(self, row: str, rule: str, words: str, t: float, draw: int | None = None,
-                 code: str = "MISDEAL") -> list[Outcome]:
-        s = self.s
-        if not s.hand.is_complete:
-            s.hand.void(f"{code.lower()}: {rule}")
-        s.stopped = code
-        s.due = []
-        if code == "FOULED_DECK":
-            instr = ("Stop play. Every bet is returned. Check the deck, reload the shoe and "
-                     "deal again with the same button.")
-        else:
-            instr = ("Every chip put in is returned. Reshuffle, reload the shoe and deal again: "
-                     "same button, same players, same limits (TDA 35-C).")
-        outs = self._ruling(code, words, instr, t, row=row, rule=rule, draw=draw, misdeal=True)
-        outs.insert(1, HandVoided(words, rule, tuple(sorted(s.hand.stacks.items()))))
-        return outs
-
-    def _decide(self, ev: Declaration) -> list[Outcome]:
-        r = self.pending_ruling()
-        if r is None:
-            raise NoPendingRulingError("no advisory ruling is waiting for the floor")
-        if ev.kind == "confirm_ruling":
-            r2 = self.book.set_status(r.id, "confirmed", ev.note, ev.t)
-            if self._pending and self._pending[0] == r.id:
-                self._pending = None
-            return [RulingDecided(r2)]
-        r2 = self.book.set_status(r.id, "overridden", ev.note, ev.t)
-        outs: list[Outcome] = [RulingDecided(r2)]
-        if self._pending and self._pending[0] == r.id:
-            _, snap, trigger, later = self._pending
-            self._pending = None
-            self.s = snap
-            if isinstance(trigger, CardDrawn):
-                n = len(self.s.draws) + 1
-                card = self.registry.card(trigger.uid.upper())
-                self.s.draws.append(Draw(n, trigger.draw, trigger.uid.upper(), card, DEAD))
-                self.s.last_uid = trigger.uid.upper()
-                if card is not None:
-                    self.s.seen[card.id] = n
-                outs.append(Note(f"draw {n} set aside by the floor"))
-            for e in later:
-                try:
-                    outs += self.apply(e)
-                except (IllegalActionError, InvalidInputError) as exc:
-                    outs.append(Note(f"after the override, an input no longer applies: {exc}"))
-        exp = tuple(self.expected_next(full=True))
-        outs.append(ExpectedNextChanged(exp, describe_expect(exp)))
-        return outs
-
-    # ------------------------------------------------------------------ cards
-    def _record(self, ev: CardDrawn, card: Card | None, dest: str, *, seat: int | None = None,
-                street: str | None = None, exposed: bool = False) -> Draw:
-        s = self.s
-        d = Draw(len(s.draws) + 1, ev.draw, ev.uid.upper(), card, dest, seat, street, exposed)
-        s.draws.append(d)
-        if card is not None and dest not in (STUB, "repeat"):
-            s.seen[card.id] = d.n
-        if exposed and card is not None:
-            s.exposed.append(card.id)
-        return d
-
-    def _set_draw(self, n: int, **changes: Any) -> Draw:
-        s = self.s
-        d = dataclasses.replace(s.draws[n - 1], **changes)
-        s.draws[n - 1] = d
-        if d.card is not None:
-            if d.destination == STUB:
-                s.seen.pop(d.card.id, None)
-            else:
-                s.seen[d.card.id] = n
-            if d.exposed and d.card.id not in s.exposed:
-                s.exposed.append(d.card.id)
-        return d
-
-    @staticmethod
-    def _assigned(d: Draw) -> Assigned:
-        return Assigned(d.n, d.shoe_draw, d.destination, d.card, d.seat, d.street, d.exposed)
-
-    def _on_card(self, ev: CardDrawn) -> list[Outcome]:
-        s = self.s
-        uid = check_uid(ev.uid.strip().upper(), "the drawn card's UID")
-        if uid == s.last_uid:
-            self.repeats += 1
-            return [ReaderRepeat(uid, self.repeats)]
-        s.last_uid = uid
-        card = self.registry.card(uid)
-        foreign = card is None
-        if foreign:
-            card = self.known_tags.get(uid)
-        if s.stopped or s.hand.is_complete:
-            d = self._record(ev, card, DEAD)
-            return [self._assigned(d)]
-        if card is not None and card.id in s.seen:
-            earlier = s.draws[s.seen[card.id] - 1]
-            self._record(ev, card, DEAD)
-            # name the card only if its first copy is public (a hole card stays private)
-            what = (f"a second {card.name}" if earlier.destination == BOARD or earlier.exposed
-                    else f"a second copy of draw {earlier.n}'s card")
-            return self._misdeal(
-                "D12", "TDA 35-E",
-                f"Fouled deck: {what} came out of the shoe (tag {uid[-4:]}).",
-                ev.t, draw=len(s.draws), code="FOULED_DECK")
-        if foreign:
-            return self._foreign(ev, card, uid)
-        outs: list[Outcome] = []
-        if s.due and s.due[0] == RESHUFFLE:
-            s.due.pop(0)
-            self._release_set_aside()
-            outs.append(Note("a card was drawn before the reshuffle was reported; "
-                             "the stub is taken as reshuffled"))
-        if s.due:
-            return outs + self._assign(s.due.pop(0), ev, card)  # type: ignore[arg-type]
-        return outs + self._unexpected(ev, card)  # type: ignore[arg-type]
-
-    def _assign(self, slot: str, ev: CardDrawn, card: Card) -> list[Outcome]:
-        s = self.s
-        h = s.hand
-        if slot.startswith("hole:"):
-            seat = int(slot[5:])
-            s.hole_count += 1
-            d = self._record(ev, card, HOLE, seat=seat)
-            s.hole_buf.setdefault(seat, []).append(card)
-            self._feed_holes()
-        elif slot.startswith("replace:"):
-            d = self._replace_hole(int(slot[8:]), ev, card)
-        elif slot == BURN:
-            d = self._record(ev, card, BURN, street=s.loaded_street)
-            s.street_drawn += 1
-        else:
-            d = self._record(ev, card, BOARD, street=s.loaded_street)
-            h.deal_board(card)
-            s.street_drawn += 1
-        self._sync()
-        return [self._assigned(d)] + self._completion()
-
-    def _feed_holes(self) -> None:
-        s = self.s
-        h = s.hand
-        while True:
-            nd = h.next_deal()
-            if not nd or nd[0] != "hole" or not s.hole_buf.get(nd[1]):  # type: ignore[arg-type]
-                return
-            h.deal_hole(nd[1], s.hole_buf[nd[1]].pop(0))  # type: ignore[index,arg-type]
-
-    def _sync(self) -> None:
-        """Load the next street's planned draws once the hand wants board cards."""
-        s = self.s
-        if s.stopped or s.due:
-            return
-        nd = s.hand.next_deal()
-        if nd and nd[0] == "board":
-            street = street_of_board(len(s.hand.board))
-            if street is not None and s.loaded_street != street:
-                s.due = list(s.plans[street])
-                s.loaded_street = street
-                s.street_drawn = 0
-                s.plan_burn = bool(s.due) and s.due[0] == BURN
-                s.prem_round = None
-                s.prem_burn = False
-                s.prem_board = 0
-
-    def _completion(self) -> list[Outcome]:
-        s = self.s
-        h = s.hand
-        if not h.is_complete or s.reported_complete or h.is_void:
-            return []
-        s.reported_complete = True
-        outs: list[Outcome] = []
-        for k, (amount, _elig, won) in enumerate(h.awards):
-            outs.append(PotAwarded(amount, tuple((int(a), int(b)) for a, b in won),
-                                   "Main pot" if k == 0 else f"Side pot {k}"))
-        outs.append(HandComplete(tuple(sorted(h.stacks.items()))))
-        return outs
-
-    def _rebuild(self, *, replace_hole: tuple[int, Card, Card] | None = None,
-                 board: Sequence[Card] | None = None) -> None:
-        """Re-create the hand from its inputs with a hole card swapped, or with ``board``
-        as the cards of the street being dealt (no action has happened on it yet)."""
-        s = self.s
-        d = s.hand.to_dict()
-        inputs = d["inputs"]
-        if replace_hole is not None:
-            seat, old, new = replace_hole
-            for x in inputs:
-                if x[0] == "hole" and int(x[1]) == seat and x[2] == str(old):
-                    x[2] = str(new)
-                    break
-        if board is not None:
-            base = {"flop": 0, "turn": 3, "river": 4}[s.loaded_street or "flop"]
-            drop = len(s.hand.board) - base
-            for j in range(len(inputs) - 1, -1, -1):
-                if drop <= 0:
-                    break
-                if inputs[j][0] == "board":
-                    del inputs[j]
-                    drop -= 1
-            inputs = inputs + [["board", str(c)] for c in board]
-        s.hand = Hand.from_dict({"config": d["config"], "inputs": inputs})
-
-    def _replace_hole(self, seat: int, ev: CardDrawn, card: Card) -> Draw:
-        """D2: the replacement for seat ``seat``'s exposed card; the exposed card becomes
-        the flop burn (seeds 000, 004)."""
-        s = self.s
-        n_old, becomes = s.replacing[seat].pop(0)
-        if not s.replacing[seat]:
-            del s.replacing[seat]
-        old_d = s.draws[n_old - 1]
-        old = old_d.card
-        assert old is not None
-        buf = s.hole_buf.get(seat, [])
-        if old in buf:
-            buf[buf.index(old)] = card
-        else:
-            self._rebuild(replace_hole=(seat, old, card))
-        self._set_draw(old_d.n, destination=becomes,
-                       street="flop" if becomes == BURN else None, seat=None)
-        d = self._record(ev, card, HOLE, seat=seat)
-        self._feed_holes()
-        return d
-
-    def _release_set_aside(self) -> int:
-        n = 0
-        for d in list(self.s.draws):
-            if d.destination in (SET_ASIDE, STUB):
-                if d.destination == SET_ASIDE:
-                    self._set_draw(d.n, destination=STUB)
-                n += 1
-        return n
-
-    def _rng(self, n: int) -> random.Random:
-        return random.Random(f"{self.seed}:{self.s.cfg.hand_number}:{self.redeals}:{n}")
-
-    # ------------------------------------------------------------------ actions
-    def _on_action(self, ev: PlayerAction) -> list[Outcome]:
-        s = self.s
-        h = s.hand
-        act = _ACTION_ALIASES.get(ev.action, ev.action)
-        if act not in ACTIONS:
-            raise IllegalActionError(f"unknown action {ev.action!r}; expected one of "
-                                     f"{', '.join(ACTIONS)}")
-        if s.stopped:
-            raise IllegalActionError(f"play is stopped ({s.stopped.lower()}): reload the shoe")
-        if h.is_complete:
-            raise IllegalActionError("the hand is over")
-        if s.due or h.next_deal() is not None:
-            return self._action_while_dealing(ev, act)
-        street = h.street
-        if act == "show":
-            h.show(ev.seat)
-        elif act == "muck":
-            h.muck(ev.seat)
-        else:
-            if h.actor != ev.seat:
-                raise IllegalActionError(f"seat {ev.seat} is not to act; seat {h.actor} is")
-            if act == "fold":
-                h.fold()
-            elif act == "check_call":
-                h.check_or_call()
-            else:
-                if ev.amount is None:
-                    raise IllegalActionError("bet_raise needs an amount (the raise-to total)")
-                h.bet_or_raise_to(int(ev.amount))
-            s.street_actions[street] = s.street_actions.get(street, 0) + 1
-        outs: list[Outcome] = [ActionApplied(ev.seat, act, ev.amount)]
-        self._sync()
-        return outs + self._completion()
-
-    # ------------------------------------------------------------------ stub and shoe
-    def _on_reshuffle(self, ev: StubReshuffled) -> list[Outcome]:
-        s = self.s
-        if s.stopped or s.hand.is_complete:
-            return [Note("stub reshuffled outside a hand")]
-        s.last_uid = None
-        due = False
-        if RESHUFFLE in s.due:
-            s.due.remove(RESHUFFLE)
-            due = True
-        else:
-            for st in ("flop", "turn", "river"):
-                if RESHUFFLE in s.plans[st]:
-                    s.plans[st].remove(RESHUFFLE)
-                    due = True
-                    break
-        n = self._release_set_aside()
-        return self._ruling(
-            "STUB_RESHUFFLED", f"The stub was reshuffled face down; {n} returned card(s) are "
-            "live again." + ("" if due else " (No reshuffle was due.)"),
-            "Go on dealing as expected.", ev.t)
-
-    def _on_reload(self, ev: ShoeReloaded) -> list[Outcome]:
-        s = self.s
-        if not s.stopped:
-            s.last_uid = None
-            if s.draws and not s.hand.is_complete:
-                return [Note("shoe reloaded during a hand")]
-            return []
-        cfg = s.cfg
-        self.redeals += 1
-        self.s = self._new_state(cfg)
-        self.s.first_ruling = self.book.next_id()
-        self._pending = None
-        exp = tuple(self.expected_next())
-        return [HandRedealt(cfg.button, tuple(sorted(cfg.stacks.items())), self.redeals),
-                ExpectedNextChanged(exp, describe_expect(exp))]
 
     # ------------------------------------------------------------------ journal
     def to_dict(self) -> dict[str, Any]:

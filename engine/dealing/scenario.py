@@ -47,7 +47,7 @@ from engine.dealing.registry import DeckRegistry, make_test_deck
 from engine.errors import InvalidInputError, PokerTableError
 from engine.events import Event, event_from_dict
 
-PRINTED = ("ruling", "ruling_decided", "hand_voided", "hand_redealt", "pot_awarded",
+PRINTED = ("ruling", "ruling_decided", "hand_voided", "hand_redealt", "pot_awarded", "action_held",
            "hand_complete", "expected_next")
 
 

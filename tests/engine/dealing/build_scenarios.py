@@ -278,21 +278,29 @@ def build() -> list[Builder]:
     b.expect(rulings=["FOUR_CARD_FLOP", "STUB_RESHUFFLED"], rows=["B4", "B8"], complete=True,
              deck_ok=True)
 
-    b = add(Builder("b05_flop_without_burn_tda"))
+    for prof in ("tda2024", "gunpowder", "rrop"):
+        b = add(Builder(f"b05_flop_without_burn_{prof}", profile=prof,
+                        description="seen before any action: the house knob corrects it"))
+        b.holes()
+        b.finish_round()
+        b.draw(3)  # three cards, no burn
+        b.declare("missed_burn")
+        if prof == "rrop":
+            b.reshuffle()
+            b.draw(4)  # burn and a new flop
+        else:
+            b.draw(1)
+        b.play_out()
+        b.expect(rulings=["MISSED_BURN"] + (["STUB_RESHUFFLED"] if prof == "rrop" else []),
+                 rows=["B5"] + (["B8"] if prof == "rrop" else []), complete=True,
+                 deck_ok=True)
+
+    b = add(Builder("b05_flop_without_burn_after_action",
+                    description="TDA 39-B: once the action has begun the flop stands"))
     b.holes()
     b.finish_round()
     b.draw(3)  # three cards, no burn
-    b.act(1, "check_call")  # held: the flop is fixed first (TDA 39-B)
-    b.draw(1)
-    b.play_out()
-    b.expect(rulings=["MISSED_BURN"], rows=["B5"], complete=True, deck_ok=True)
-
-    b = add(Builder("b05_flop_without_burn_gunpowder", profile="gunpowder"))
-    b.holes()
-    b.finish_round()
-    b.draw(3)
-    b.act(1, "check_call")
-    b.draw(1)
+    b.act(1, "check_call")  # the flop stands; the check is applied
     b.play_out()
     b.expect(rulings=["MISSED_BURN"], rows=["B5"], complete=True, deck_ok=True)
 
@@ -302,8 +310,18 @@ def build() -> list[Builder]:
     b.draw(4)
     b.finish_round()
     b.draw(1)  # the turn with no burn
-    b.act(1, "check_call")
+    b.declare("missed_burn")
     b.draw(1)
+    b.play_out()
+    b.expect(rulings=["MISSED_BURN"], rows=["B6"], complete=True, deck_ok=True)
+
+    b = add(Builder("b06_missed_turn_burn_after_action"))
+    b.holes()
+    b.finish_round()
+    b.draw(4)
+    b.finish_round()
+    b.draw(1)  # the turn with no burn
+    b.act(1, "check_call")  # the turn stands
     b.play_out()
     b.expect(rulings=["MISSED_BURN"], rows=["B6"], complete=True, deck_ok=True)
 

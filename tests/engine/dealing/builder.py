@@ -129,6 +129,9 @@ class Builder:
         raise AssertionError(f"{self.name}: did not finish")
 
     def expect(self, **kw: Any) -> Builder:
+        r = self.proc.pending_ruling()
+        if kw.get("void") and r is not None and r.misdeal:
+            self.declare("confirm_ruling")  # a misdeal voids the hand once confirmed
         self.header["expect"] = kw
         return self
 

@@ -97,6 +97,9 @@ def test_fouled_deck_after_action_returns_every_bet():
     from engine.dealing.registry import make_test_deck
     outs = p.apply(CardDrawn(t=200.0, uid=make_test_deck(99).uid_of(hole), draw=40))
     assert [o.ruling.code for o in outs if isinstance(o, RulingIssued)] == ["FOULED_DECK"]
+    assert not any(isinstance(o, HandVoided) for o in outs)  # advisory: nothing refunded yet
+    assert not p.hand.is_void and p.stopped == "FOULED_DECK"
+    outs += p.apply(Declaration(t=200.5, kind="confirm_ruling"))
     assert any(isinstance(o, HandVoided) for o in outs)
     assert p.hand.stacks == start and p.hand.is_void
     assert hole.name not in json.dumps([o.to_dict() for o in outs])  # a hole card stays private

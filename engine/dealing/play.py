@@ -1,0 +1,132 @@
+"""Player actions through the dealing procedure: applied when the betting is open, held
+while cards are still due (and applied, in order, once they are in).
+
+A mixin of :class:`engine.dealing.procedure.DealingProcedure`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.betting.hand import Hand
+from engine.cards import ALL_CARDS
+from engine.dealing.outcomes import ActionApplied, ActionHeld, Note, Outcome
+from engine.errors import IllegalActionError
+from engine.events import PlayerAction, event_from_dict, event_to_dict
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.dealing.deal_state import DealState
+
+ACTIONS = ("fold", "check_call", "bet_raise", "show", "muck")
+_ACTION_ALIASES = {"check": "check_call", "call": "check_call", "bet": "bet_raise",
+                   "raise": "bet_raise"}
+
+
+class PlayerActions:
+    """Action handlers (mixed into DealingProcedure)."""
+
+    s: DealState
+    _sync: Any
+    _completion: Any
+    _action_while_dealing: Any
+
+    # ------------------------------------------------------------------ actions
+    def _on_action(self, ev: PlayerAction) -> list[Outcome]:
+        s = self.s
+        h = s.hand
+        act = _ACTION_ALIASES.get(ev.action, ev.action)
+        if act not in ACTIONS:
+            raise IllegalActionError(f"unknown action {ev.action!r}; expected one of "
+                                     f"{', '.join(ACTIONS)}")
+        if s.stopped:
+            raise IllegalActionError(f"play is stopped ({s.stopped.lower()}): the floor "
+                                     "decides the misdeal, then reload the shoe")
+        if h.is_complete:
+            raise IllegalActionError("the hand is over")
+        if s.due or h.next_deal() is not None or s.held:
+            self._probe(ev, act)  # refused here if it could never be legal
+            outs: list[Outcome] = self._action_while_dealing(ev, act)
+            if any(isinstance(o, ActionHeld) for o in outs) or s.stopped:
+                if not s.stopped:
+                    s.held.append(event_to_dict(ev))
+                return outs
+            return outs + self._apply_now(ev, act)
+        return self._apply_now(ev, act)
+
+    def _apply_now(self, ev: PlayerAction, act: str) -> list[Outcome]:
+        s = self.s
+        street = s.hand.street
+        if _act_on(s.hand, ev, act):
+            s.street_actions[street] = s.street_actions.get(street, 0) + 1
+        outs: list[Outcome] = [ActionApplied(ev.seat, act, ev.amount)]
+        self._sync()
+        return outs + self._completion()
+
+    def _apply_held(self) -> list[Outcome]:
+        """Apply the held actions, in the order they were pressed, once the betting is open
+        (no card due).  None is ever dropped: one that no longer applies is reported."""
+        s = self.s
+        outs: list[Outcome] = []
+        while s.held and not s.stopped and not s.due and s.hand.next_deal() is None \
+                and not s.hand.is_complete:
+            ev = event_from_dict(s.held.pop(0))
+            assert isinstance(ev, PlayerAction)
+            act = _ACTION_ALIASES.get(ev.action, ev.action)
+            try:
+                outs += self._apply_now(ev, act)
+            except IllegalActionError as exc:
+                outs.append(Note(f"the held action of seat {ev.seat} ({act}) no longer "
+                                 f"applies: {exc}"))
+        return outs
+
+    def probe_hand(self, extra: PlayerAction | None = None) -> Hand:
+        """A copy of the hand with every card still due filled in (placeholders) and the
+        held actions (then ``extra``) applied: what the betting will be once the cards are
+        in.  Raises ``IllegalActionError`` if an action could not be applied."""
+        s = self.s
+        h = s.hand.copy()
+        used = set(s.seen) | {c.id for cs in s.hole_buf.values() for c in cs}
+        used |= {c.id for c in h.board}
+        filler = (c for c in ALL_CARDS if c.id not in used)
+        while not h.is_complete:
+            nd = h.next_deal()
+            if nd is None:
+                break
+            if nd[0] == "hole":
+                h.deal_hole(nd[1], next(filler))  # type: ignore[arg-type]
+            elif nd[0] == "burn":
+                h.burn(next(filler))
+            else:
+                h.deal_board(next(filler))
+        for d in s.held + ([event_to_dict(extra)] if extra is not None else []):
+            ev = event_from_dict(d)
+            assert isinstance(ev, PlayerAction)
+            _act_on(h, ev, _ACTION_ALIASES.get(ev.action, ev.action))
+        return h
+
+    def _probe(self, ev: PlayerAction, act: str) -> None:
+        if act in ("fold", "check_call", "bet_raise"):
+            self.probe_hand(ev)
+
+
+def _act_on(h: Hand, ev: PlayerAction, act: str) -> bool:
+    """Apply ``act`` to ``h`` for ``ev.seat``; True for a betting action (not show/muck).
+    Raises ``IllegalActionError`` naming the seat to act when it is another seat's turn."""
+    if act == "show":
+        h.show(ev.seat)
+        return False
+    if act == "muck":
+        h.muck(ev.seat)
+        return False
+    if h.actor != ev.seat:
+        who = f"seat {h.actor} is" if h.actor is not None else "no seat is"
+        raise IllegalActionError(f"seat {ev.seat} is not to act; {who}")
+    if act == "fold":
+        h.fold()
+    elif act == "check_call":
+        h.check_or_call()
+    else:
+        if ev.amount is None:
+            raise IllegalActionError("bet_raise needs an amount (the raise-to total)")
+        h.bet_or_raise_to(int(ev.amount))
+    return True
