@@ -150,7 +150,7 @@ class ShoeDevice:
         if failed or (reading is not None and _uid.classify(reading) == _uid.TRUNCATED):
             self.retries += 1
             if reading is None:
-                reading = bytes((_uid.CASCADE_TAG, 0, 0, 0))  # "something is there"
+                reading = _uid.TRUNCATED_READ  # "something is there"
         for ev in self.presence.update(now_ms, reading):
             if ev[0] == "card":
                 self.report_card(ev[1], now_ms)

@@ -153,11 +153,13 @@ class MFRC522:
 
     def read(self):
         """One poll: ``(None, False)`` no tag; ``(uid, False)`` a read (7-byte card, 4-byte
-        foreign tag, or 4 bytes starting 0x88 if level 2 failed); ``(None, True)`` a tag
+        foreign tag, any 4-byte UID whose SAK says complete, even one starting 0x88; fewer than 4
+        bytes if the level the SAK announced failed: a truncated read); ``(None, True)`` a tag
         answered but even level 1 failed."""
         if not self.wake():
             return None, False
         levels = []
+        saks = []
         for sel in (SEL_CL1, SEL_CL2, SEL_CL3):
             level = self.anticoll(sel)
             if level is None:
@@ -166,6 +168,7 @@ class MFRC522:
             if sak is None:
                 break
             levels.append(level)
+            saks.append(sak)
             if not sak & SAK_UID_NOT_COMPLETE:
                 break
         if not levels:
@@ -173,7 +176,7 @@ class MFRC522:
         while len(levels) < 3:
             levels.append(None)
         try:
-            uid = _uid.assemble(levels[0], levels[1], levels[2])
+            uid = _uid.assemble(levels[0], levels[1], levels[2], saks=saks)
         except _uid.UidError:
             return None, True
         self.halt()

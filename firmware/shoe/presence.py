@@ -34,8 +34,7 @@ class TagPresence:
     """Debounce of tag reads into appear-then-leave events.
 
     ``update(now_ms, reading)`` takes one poll result: ``None`` (no tag answered) or the UID
-    bytes read (7-byte card, 4-byte foreign tag, or a 4-byte truncated read starting with
-    0x88).  It returns a list of events, each a tuple:
+    bytes read (7-byte card, 4-byte foreign tag, or fewer than 4 bytes: a truncated read).  It returns a list of events, each a tuple:
 
     * ``("card", uid_bytes)`` -- a 7-byte card tag left the field;
     * ``("unknown_tag", uid_bytes, reason)`` -- a foreign tag (``reason == "foreign"``) or a

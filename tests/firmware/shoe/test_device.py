@@ -164,7 +164,7 @@ def test_host_version_mismatch_reported():
 def test_poll_counts_reads_and_retries_and_reports_on_leave():
     dev, wire = make(leave_ms=50)
     wire.take()
-    dev.poll(0, bytes([0x88, 1, 2, 3]))   # truncated
+    dev.poll(0, bytes([1, 2, 3]))   # truncated
     dev.poll(10, None, failed=True)       # a failed read
     dev.poll(20, A)
     dev.poll(30, A)
@@ -183,3 +183,16 @@ def test_reader_fault_reported_once_and_in_heartbeat():
     frames = wire.take()
     assert [f["type"] for f in frames] == ["error", "heartbeat"]
     assert frames[1]["fault"] == "no SPI"
+
+
+def test_complete_four_byte_uid_starting_0x88_is_one_foreign_tag_without_retries():
+    dev, wire = make(leave_ms=50)
+    wire.take()
+    foreign = bytes([0x88, 0x04, 0xA1, 0xB2])  # the SAK said complete: a whole UID
+    for t in range(0, 200, 10):
+        dev.poll(t, foreign)
+    dev.poll(400, None)
+    frames = wire.take()
+    assert [f["type"] for f in frames] == ["unknown_tag"]
+    assert frames[0]["uid"] == "8804A1B2" and frames[0]["reason"] == "foreign"
+    assert dev.retries == 0

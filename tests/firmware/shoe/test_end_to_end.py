@@ -18,7 +18,7 @@ from tests.hardware.shoe.helpers import wait_event, wait_until
 
 A = bytes.fromhex("04A1B2C3D4E5F6")
 B = bytes.fromhex("04112233445566")
-TRUNC = bytes([0x88, 0x04, 0xA1, 0xB2])
+TRUNC = bytes([0x04, 0xA1, 0xB2])  # level 2 failed: 3 UID bytes read
 
 
 class ScriptedReader:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.shoe import mfrc522
-from firmware.shoe.uid import CARD, TRUNCATED, classify
+from firmware.shoe.uid import CARD, FOREIGN, TRUNCATED, classify
 from tests.firmware.shoe.fake_machine import SPI, Pin
 
 
@@ -62,7 +62,15 @@ def test_reads_the_full_seven_byte_uid_through_cascade_level_2():
 def test_level_2_failure_is_a_truncated_read():
     r = FakeTagReader(bytes.fromhex("04A1B2C3D4E5F6"), fail_level2=True)
     got, _ = r.read()
-    assert got[:1] == b"\x88" and len(got) == 4 and classify(got) == TRUNCATED
+    assert got == bytes.fromhex("04A1B2") and classify(got) == TRUNCATED
+
+
+def test_four_byte_uid_starting_0x88_whose_sak_says_complete_is_one_foreign_read():
+    uid = bytes.fromhex("8804A1B2")
+    r = FakeTagReader(uid)
+    got, failed = r.read()
+    assert (got, failed) == (uid, False) and classify(got) == FOREIGN
+    assert [s[:2] for s in r.sent if s[0] in (0x93, 0x95)] == [b"\x93\x20", b"\x93\x70"]
 
 
 def test_no_tag_and_four_byte_tag():

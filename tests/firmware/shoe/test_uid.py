@@ -26,8 +26,15 @@ def test_seven_byte_uid_from_two_levels(u):
 def test_level_two_missing_is_truncated_never_a_card():
     cl1 = level(bytes([0x88, 0x04, 0xA1, 0xB2]))
     got = uid.assemble(cl1)
-    assert got == bytes([0x88, 0x04, 0xA1, 0xB2])
+    assert got == bytes([0x04, 0xA1, 0xB2])
     assert uid.classify(got) == uid.TRUNCATED
+    assert uid.assemble(cl1, saks=[0x04]) == got  # the SAK announced level 2
+
+
+def test_four_byte_uid_starting_0x88_with_a_complete_sak_is_foreign():
+    """The SAK's cascade bit decides the length, not the first byte."""
+    got = uid.assemble(level(bytes([0x88, 0x04, 0xA1, 0xB2])), saks=[0x08])
+    assert got == bytes([0x88, 0x04, 0xA1, 0xB2]) and uid.classify(got) == uid.FOREIGN
 
 
 def test_four_byte_uid_is_foreign():
