@@ -38,6 +38,7 @@ from engine.dealing.sequence import (
     Draw,
     street_of_board,
 )
+from engine.errors import IllegalActionError
 from engine.events import CardDrawn, ShoeReloaded, StubReshuffled
 from engine.text import check_uid
 
@@ -246,6 +247,23 @@ class CardFlow:
                     self._set_draw(d.n, destination=STUB)
                 n += 1
         return n
+
+    def _choose(self, cards: Sequence[Card], n: int) -> int:
+        """The index of the card picked at random by the table (TDA 39-A/39-B), or of the
+        floor's pick when one was made (``s.floor_pick``, consumed).
+
+        Raises:
+            IllegalActionError: the floor's pick is not one of ``cards``.
+        """
+        s = self.s
+        if s.floor_pick is not None:
+            want = Card.parse(s.floor_pick)
+            s.floor_pick = None
+            if want not in cards:
+                raise IllegalActionError(
+                    f"the floor's pick {want} is not one of {', '.join(map(str, cards))}")
+            return list(cards).index(want)
+        return self._rng(n).randrange(len(cards))
 
     def _rng(self, n: int) -> random.Random:
         return random.Random(f"{self.seed}:{self.s.cfg.hand_number}:{self.redeals}:{n}")

@@ -54,6 +54,7 @@ class DealState:
     first_ruling: int = 1   # rulings of this deal have ids >= this
     reported_complete: bool = False
     held: list[dict[str, Any]] = field(default_factory=list)  # actions pressed while dealing
+    floor_pick: str | None = None  # the floor's choice for the next scramble (a card)
 
     @classmethod
     def fresh(cls, cfg: HandConfig, due: list[str]) -> DealState:
@@ -90,6 +91,7 @@ class DealState:
             "first_ruling": self.first_ruling,
             "reported_complete": self.reported_complete,
             "held": [dict(x) for x in self.held],
+            "floor_pick": self.floor_pick,
         }
 
     @classmethod

@@ -55,6 +55,7 @@ class Detection:
     _rebuild: Any
     _assigned: Any
     _rng: Any
+    _choose: Any
     substantial_action: Any
 
     # ------------------------------------------------------------------ cards
@@ -121,7 +122,7 @@ class Detection:
         ns = [s.seen[c.id] for c in flop]
         d = self._record(ev, card, BOARD, street="flop", exposed=True)
         if self.profile.four_card_flop == "scramble":
-            pick = self._rng(d.n).randrange(4)
+            pick = self._choose(four, d.n)
             burn = four[pick]
             rest = [c for c in four if c != burn]
             self._rebuild(board=rest)
@@ -286,7 +287,7 @@ class Detection:
         if street == "flop":
             knob = self.profile.missed_flop_burn
             if knob == "scramble":
-                pick = self._rng(ns[-1]).randrange(3)
+                pick = self._choose(cards, ns[-1])
                 burn = cards[pick]
                 rest = [c for c in cards if c != burn]
                 self._rebuild(board=rest)  # type: ignore[arg-type]

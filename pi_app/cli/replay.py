@@ -1,4 +1,12 @@
-"""``pokertable replay SCRIPT.jsonl``: run a dealing scenario script (engine.dealing.scenario).
+"""``pokertable replay SCRIPT``: run a dealing scenario.
+
+A ``.deal`` file (the table's words, engine/dealing/deal_script.py, docs/scenarios.md) prints
+one line per ruling, held action, floor decision and hand result, in the words of the
+ruling, then ``final: ...``.  Exit status: 0 every expectation holds; 1 one failed (each
+failure on stderr names its line); 2 a malformed file (a header missing or wrong, a line
+that does not parse); 3 a line the table refuses (naming the line and the reason).
+
+A JSON Lines script (engine.dealing.scenario):
 
 Prints one JSON line per ruling and per state change that matters (ruling decided, hand
 voided, hand redealt, pot awarded, hand complete, expected-next changed), each with the
@@ -19,18 +27,21 @@ import argparse
 import json
 import sys
 
-from engine.dealing.scenario import check_expect, read_script, stream_scenario
+from engine.dealing.deal_run import run_deal
+from engine.dealing.deal_script import DealRefusedError, parse_deal
+from engine.dealing.scenario import ScenarioError, check_expect, read_script, stream_scenario
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "replay",
-        help="run a dealing scenario script (JSON Lines) and print the rulings",
+        help="run a dealing scenario (.deal words or JSON Lines) and print the rulings",
         description="Run a dealing scenario through the dealing procedure; print one JSON "
                     "line per ruling and state change, then the final stacks.  Exit 1 when "
-                    "an expectation in the script fails, 2 when the script is malformed.",
+                    "an expectation in the script fails, 2 when the script is malformed, 3 (.deal) "
+                    "when the table refuses a line.",
     )
-    p.add_argument("script", help="scenario file (.jsonl): header line, then one event per line")
+    p.add_argument("script", help="scenario file: .deal (docs/scenarios.md) or .jsonl")
     p.set_defaults(func=handle)
 
 
@@ -38,7 +49,28 @@ def _emit(line: dict) -> None:
     print(json.dumps(line, sort_keys=False), flush=True)
 
 
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def handle_deal(path: str) -> int:
+    """Run a ``.deal`` file; the exit status of the module docstring."""
+    try:
+        result = run_deal(parse_deal(read_script(path)), _say)
+    except DealRefusedError as exc:
+        print(f"pokertable: replay: {exc}", file=sys.stderr)
+        return 3
+    except ScenarioError as exc:
+        print(f"pokertable: replay: {exc}", file=sys.stderr)
+        return 2
+    for f in result.failures:
+        print(f"pokertable: replay: expectation failed: {f}", file=sys.stderr)
+    return 1 if result.failures else 0
+
+
 def handle(args: argparse.Namespace) -> int:
+    if str(args.script).endswith(".deal"):
+        return handle_deal(args.script)
     sc, result = stream_scenario(read_script(args.script), _emit)
     failures = list(result.failures)
     if "expect" in sc.header:

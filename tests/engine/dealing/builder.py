@@ -15,6 +15,7 @@ from engine.cards import Deck
 from engine.dealing.scenario import parse_scenario
 from engine.events import event_from_dict
 from tests.data_paths import data
+from tests.dealing.builder_deal import event_words, expect_words, header_words
 
 DATA = data("dealing")
 
@@ -35,6 +36,7 @@ class Builder:
         self.i = 0
         self.t = 0.0
         self.events: list[dict[str, Any]] = []
+        self.deal_lines: list[str] = []  # the same events in the .deal words
         self.proc = parse_scenario([json.dumps(self.header)]).procedure
         self.name = name
 
@@ -43,6 +45,7 @@ class Builder:
         self.t += 1.0
         d = {"type": d.pop("type"), "t": self.t, **d}
         self.events.append(d)
+        self.deal_lines.append(event_words(self.proc, d))
         ev = dict(d)
         if ev["type"] == "card_drawn" and "card" in ev:
             from engine.cards import Card
@@ -138,8 +141,14 @@ class Builder:
     def lines(self) -> list[str]:
         return [json.dumps(self.header)] + [json.dumps(e) for e in self.events]
 
+    def deal_text(self) -> str:
+        """The scenario in the ``.deal`` words (engine/dealing/deal_script.py)."""
+        exp = expect_words(self.header.get("expect", {}))
+        return "\n".join(header_words(self.header) + self.deal_lines + exp) + "\n"
+
     def write(self, directory: Path = DATA) -> Path:
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{self.name}.jsonl"
         path.write_text("\n".join(self.lines()) + "\n", encoding="utf-8")
+        (directory / f"{self.name}.deal").write_text(self.deal_text(), encoding="utf-8")
         return path
