@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.betting.hand import Hand
@@ -44,6 +44,7 @@ from engine.text import check_uid
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
+    from engine.dealing.irregularities import Ruling
     from engine.dealing.registry import DeckRegistry
 
 
@@ -58,15 +59,15 @@ class CardFlow:
     redeals: int
     _pending: Any
     book: Any
-    _ruling: Any
-    _misdeal: Any
-    _confirm: Any
-    pending_ruling: Any
-    _foreign: Any
-    _unexpected: Any
-    _new_state: Any
-    _apply_held: Any
-    expected_next: Any
+    _ruling: Callable[..., list[Outcome]]
+    _misdeal: Callable[..., list[Outcome]]
+    _confirm: Callable[..., list[Outcome]]
+    pending_ruling: Callable[[], Ruling | None]
+    _foreign: Callable[..., list[Outcome]]
+    _unexpected: Callable[..., list[Outcome]]
+    _new_state: Callable[..., DealState]
+    _apply_held: Callable[..., list[Outcome]]
+    expected_next: Callable[..., list[str]]
 
     # ------------------------------------------------------------------ cards
     def _record(self, ev: CardDrawn, card: Card | None, dest: str, *, seat: int | None = None,
@@ -129,9 +130,10 @@ class CardFlow:
             self._release_set_aside()
             outs.append(Note("a card was drawn before the reshuffle was reported; "
                              "the stub is taken as reshuffled"))
+        assert card is not None  # a foreign tag was ruled on above
         if s.due:
-            return outs + self._assign(s.due.pop(0), ev, card)  # type: ignore[arg-type]
-        return outs + self._unexpected(ev, card)  # type: ignore[arg-type]
+            return outs + self._assign(s.due.pop(0), ev, card)
+        return outs + self._unexpected(ev, card)
 
     def _assign(self, slot: str, ev: CardDrawn, card: Card) -> list[Outcome]:
         s = self.s
@@ -159,9 +161,10 @@ class CardFlow:
         h = s.hand
         while True:
             nd = h.next_deal()
-            if not nd or nd[0] != "hole" or not s.hole_buf.get(nd[1]):  # type: ignore[arg-type]
+            seat = nd[1] if nd and nd[0] == "hole" else None
+            if seat is None or not s.hole_buf.get(seat):
                 return
-            h.deal_hole(nd[1], s.hole_buf[nd[1]].pop(0))  # type: ignore[index,arg-type]
+            h.deal_hole(seat, s.hole_buf[seat].pop(0))
 
     def _sync(self) -> None:
         """Load the next street's planned draws once the hand wants board cards."""

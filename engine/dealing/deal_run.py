@@ -189,8 +189,12 @@ class _Runner:
         if w == "next":
             return self._next(a)
         if w == "stacks":
-            want = {int(k): int(v) for k, v in (x.split("=", 1) for x in a)}
-            return {s: p.hand.stacks.get(s) for s in want}, want
+            try:
+                seats = {int(k): int(v) for k, v in (x.split("=", 1) for x in a)}
+            except ValueError:
+                raise DealSyntaxError(f"line {st.line}: expected seat=chips pairs like "
+                                      "4=1000") from None
+            return {s: p.hand.stacks.get(s) for s in seats}, seats
         if w == "hand":
             return self._hand_state(" ".join(a).lower())
         if w == "redeals":

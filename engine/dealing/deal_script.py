@@ -317,7 +317,7 @@ def _expect(i: int, text: str) -> Step:
     body = text[6:].strip()
     low = body.lower()
     for what in EXPECTS:
-        if low == what or low.startswith(what + " ") or low.startswith(what + ":"):
+        if low == what or low.startswith((what + " ", what + ":")):
             args = body[len(what):].lstrip(":").split()
             return Step(i, text, "expect", what=what, args=tuple(args))
     raise _fail(i, f"unknown expectation {body!r}; expected one of {', '.join(EXPECTS)}")
@@ -337,7 +337,7 @@ def parse_deal(lines: Iterable[str]) -> DealScript:
         m = re.fullmatch(r"([a-z ]+):\s*(.*)", text.lower())
         key = m.group(1).strip() if m else None
         if sc is None and key in HEADER_KEYS:
-            _header_line(i, key, text.split(":", 1)[1].strip(), header)  # type: ignore[arg-type]
+            _header_line(i, key, text.split(":", 1)[1].strip(), header)
             continue
         if key is not None and key in HEADER_KEYS:
             raise _fail(i, f"header line {key!r} after the first event")

@@ -10,7 +10,8 @@ declaration about a card the shoe has already ruled on is reconciled with that r
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.betting.hand import Hand
 from engine.dealing.outcomes import Note, Outcome
@@ -45,12 +46,12 @@ class Declarations:
     s: DealState
     profile: HouseProfile
     book: RulingBook
-    _ruling: Any
-    _misdeal: Any
-    _set_draw: Any
-    _feed_holes: Any
-    _declared_missed_burn: Any
-    substantial_action: Any
+    _ruling: Callable[..., list[Outcome]]
+    _misdeal: Callable[..., list[Outcome]]
+    _set_draw: Callable[..., Draw]
+    _feed_holes: Callable[[], None]
+    _declared_missed_burn: Callable[..., list[Outcome]]
+    substantial_action: Callable[[], bool]
 
     # ------------------------------------------------------------------ declarations
     def _target(self, ev: Declaration) -> Draw:
@@ -113,10 +114,10 @@ class Declarations:
 
     def _exposed(self, ev: Declaration, d: Draw) -> list[Outcome]:
         s = self.s
-        if d.destination == BURN:
+        if d.destination == BURN and d.card is not None:
             self._set_draw(d.n, exposed=True)
             return self._ruling(
-                "BURN_EXPOSED", f"The burn card was seen: {d.card.name}.",  # type: ignore[union-attr]
+                "BURN_EXPOSED", f"The burn card was seen: {d.card.name}.",
                 "Show it to all players and discard it; the next card takes its place as usual.",
                 ev.t, rule="TDA 38 (house)")
         if d.destination != HOLE:
@@ -139,7 +140,8 @@ class Declarations:
         if s.exposed_hole >= 2:
             return self._misdeal("D3", "TDA 35-A-7", f"A second hole card ({card.name}) was "
                                  "exposed by the dealer.", ev.t, draw=d.n)
-        self._queue_replacement(d.seat, d.n, BURN)  # type: ignore[arg-type]
+        assert d.seat is not None  # a hole card has its seat
+        self._queue_replacement(d.seat, d.n, BURN)
         if s.plans["flop"][:1] == [BURN]:
             s.plans["flop"] = s.plans["flop"][1:]
         return self._ruling(
@@ -178,8 +180,9 @@ class Declarations:
         if d.destination == HOLE:
             self._set_draw(d.n, exposed=True)
             seat = d.seat
+            assert seat is not None  # a hole card has its seat
             # a scrap: the next card takes its place at once; it is not the burn (RRoP)
-            self._queue_replacement(seat, d.n, SCRAP, now=True)  # type: ignore[arg-type]
+            self._queue_replacement(seat, d.n, SCRAP, now=True)
             return self._ruling("BOXED_CARD", words,
                                 f"It is a scrap. The next card goes to seat {seat} in its "
                                 "place; then the deal goes on in order.", ev.t, draw=d.n)
@@ -255,7 +258,8 @@ class Declarations:
         s.hole_buf = {}
         for i, dr in enumerate(draws):
             self._set_draw(dr.n, seat=new[i])
-            s.hole_buf.setdefault(new[i], []).append(dr.card)
+            if dr.card is not None:
+                s.hole_buf.setdefault(new[i], []).append(dr.card)
         self._feed_holes()
         s.due = hole_slots(new[len(draws):]) + [x for x in s.due if not x.startswith("hole:")]
         return self._ruling(

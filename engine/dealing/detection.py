@@ -8,11 +8,13 @@ the profile and the ruling helpers): one method per situation of the rules table
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card
 from engine.dealing.irregularities import describe_expect
-from engine.dealing.outcomes import ActionHeld, Note, Outcome
+from engine.dealing.outcomes import ActionHeld, Assigned, Note, Outcome
 from engine.dealing.registry import is_short_uid
 from engine.dealing.sequence import (
     BOARD,
@@ -23,6 +25,7 @@ from engine.dealing.sequence import (
     SCRAP,
     SET_ASIDE,
     STUB,
+    Draw,
     slot_seat,
     street_of_board,
     street_plan,
@@ -48,15 +51,15 @@ class Detection:
     s: DealState
     profile: HouseProfile
     registry: DeckRegistry
-    _ruling: Any
-    _misdeal: Any
-    _record: Any
-    _set_draw: Any
-    _rebuild: Any
-    _assigned: Any
-    _rng: Any
-    _choose: Any
-    substantial_action: Any
+    _ruling: Callable[..., list[Outcome]]
+    _misdeal: Callable[..., list[Outcome]]
+    _record: Callable[..., Draw]
+    _set_draw: Callable[..., Draw]
+    _rebuild: Callable[..., None]
+    _assigned: Callable[[Draw], Assigned]
+    _rng: Callable[[int], random.Random]
+    _choose: Callable[..., int]
+    substantial_action: Callable[[], bool]
 
     # ------------------------------------------------------------------ cards
     def _foreign(self, ev: CardDrawn, card: Card | None, uid: str) -> list[Outcome]:
@@ -126,7 +129,7 @@ class Detection:
             burn = four[pick]
             rest = [c for c in four if c != burn]
             self._rebuild(board=rest)
-            for n_, c in zip(ns + [d.n], four):
+            for n_, c in zip(ns + [d.n], four, strict=False):
                 self._set_draw(n_, destination=BURN if c == burn else BOARD,
                                street="turn" if c == burn else "flop", exposed=True)
             if s.plans["turn"][:1] == [BURN]:
@@ -253,7 +256,7 @@ class Detection:
         assert street is not None
         ns = [d.n for d in s.draws if d.street == street and d.destination in (BURN, BOARD)]
         ns = ns[-BOARD_COUNT[street]:]
-        cards = [s.draws[n - 1].card for n in ns]
+        cards = [c for c in (s.draws[n - 1].card for n in ns) if c is not None]
         self._set_draw(ns[0], destination=BOARD)
         self._rebuild(board=cards)
         s.due = []
@@ -283,22 +286,22 @@ class Detection:
         k = BOARD_COUNT[street]
         ns = [d.n for d in s.draws if d.street == street and d.destination in (BURN, BOARD)]
         ns = ns[-k:]
-        cards = [s.draws[n - 1].card for n in ns]
+        cards = [c for c in (s.draws[n - 1].card for n in ns) if c is not None]
         if street == "flop":
             knob = self.profile.missed_flop_burn
             if knob == "scramble":
                 pick = self._choose(cards, ns[-1])
                 burn = cards[pick]
                 rest = [c for c in cards if c != burn]
-                self._rebuild(board=rest)  # type: ignore[arg-type]
-                for n_, c in zip(ns, cards):
+                self._rebuild(board=rest)
+                for n_, c in zip(ns, cards, strict=False):
                     self._set_draw(n_, destination=BURN if c == burn else BOARD, exposed=True)
-                instr = (f"Chosen at random by the table: the {burn.name} is the burn; the flop "  # type: ignore[union-attr]
-                         f"is {_names(rest)} plus the next card.")  # type: ignore[arg-type]
+                instr = (f"Chosen at random by the table: the {burn.name} is the burn; the flop "
+                         f"is {_names(rest)} plus the next card.")
                 rule = "TDA 39-B"
             elif knob == "first_card_burns":
                 self._set_draw(ns[0], exposed=True)
-                instr = (f"Show the {cards[0].name} and discard it as the burn; the next card "  # type: ignore[union-attr]
+                instr = (f"Show the {cards[0].name} and discard it as the burn; the next card "
                          "completes the flop.")
                 rule = "TDA 39-B (house)"
             else:
@@ -310,7 +313,7 @@ class Detection:
                 instr = "Return the flop to the stub and reshuffle; then burn and deal a new flop."
                 rule = "TDA 39-B (house: redeal)"
             return self._ruling(
-                "MISSED_BURN", f"The flop was dealt without a burn: {_names(cards)}.",  # type: ignore[arg-type]
+                "MISSED_BURN", f"The flop was dealt without a burn: {_names(cards)}.",
                 instr + " Then the action.", ev.t, row="B5", rule=rule)
         # turn or river: one card out (taken as the burn), no street card yet
         x = cards[-1]

@@ -10,6 +10,7 @@ and re-applies what came after it; a card that caused it is set aside as dead.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine.dealing.irregularities import CATALOGUE, Ruling, describe_expect, rule_for
@@ -43,8 +44,8 @@ class FloorDecisions:
     registry: DeckRegistry
     book: RulingBook
     _pending: Any
-    expected_next: Any
-    apply: Any
+    expected_next: Callable[..., list[str]]
+    apply: Callable[..., list[Outcome]]
 
     def pending_ruling(self) -> Ruling | None:
         """The latest advisory ruling of the current deal (None if there is none)."""

@@ -6,7 +6,8 @@ A mixin of :class:`engine.dealing.procedure.DealingProcedure`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from engine.betting.hand import Hand
 from engine.cards import ALL_CARDS
@@ -26,9 +27,9 @@ class PlayerActions:
     """Action handlers (mixed into DealingProcedure)."""
 
     s: DealState
-    _sync: Any
-    _completion: Any
-    _action_while_dealing: Any
+    _sync: Callable[[], None]
+    _completion: Callable[..., list[Outcome]]
+    _action_while_dealing: Callable[..., list[Outcome]]
 
     # ------------------------------------------------------------------ actions
     def _on_action(self, ev: PlayerAction) -> list[Outcome]:
@@ -92,8 +93,8 @@ class PlayerActions:
             nd = h.next_deal()
             if nd is None:
                 break
-            if nd[0] == "hole":
-                h.deal_hole(nd[1], next(filler))  # type: ignore[arg-type]
+            if nd[0] == "hole" and nd[1] is not None:
+                h.deal_hole(nd[1], next(filler))
             elif nd[0] == "burn":
                 h.burn(next(filler))
             else:

@@ -229,7 +229,7 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, De
             if d.uid not in self.registry:
                 continue  # foreign tag: not one of this deck's 52
             if d.destination == HOLE:
-                folded = d.seat in h.stacks and h.status(d.seat) == "folded"  # type: ignore
+                folded = d.seat in h.stacks and h.status(d.seat) == "folded"
                 groups["mucked" if folded else "hole"].append(d.card)
             else:
                 groups.setdefault(d.destination, []).append(d.card)

@@ -15,7 +15,7 @@ from engine.cards import Deck
 from engine.dealing.scenario import parse_scenario
 from engine.events import event_from_dict
 from tests.data_paths import data
-from tests.dealing.builder_deal import event_words, expect_words, header_words
+from tests.engine.dealing.builder_deal import event_words, expect_words, header_words
 
 DATA = data("dealing")
 

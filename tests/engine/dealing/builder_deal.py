@@ -1,4 +1,4 @@
-"""The ``.deal`` words of a Builder's events (tests/dealing/builder.py writes both forms)."""
+"""The ``.deal`` words of a Builder's events (tests/engine/dealing/builder.py writes both forms)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,9 @@ import pytest
 from engine.dealing.deal_run import run_deal
 from engine.dealing.deal_script import DealRefusedError, DealSyntaxError, parse_deal
 from pi_app.cli.main import main
+from tests.data_paths import data
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "dealing"
+DATA = data("dealing")
 FILES = sorted(DATA.glob("*.deal"))
 
 HEAD = "seats: 1=1000 2=1000 3=1000 4=1000\nbutton: 4\nblinds: 10/20\ndeck: seed 1\n"
@@ -126,7 +127,7 @@ def test_parse_errors_are_syntax_errors():
 
 
 def _doc_blocks() -> list[str]:
-    doc = (Path(__file__).resolve().parents[2] / "docs" / "scenarios.md").read_text()
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "scenarios.md").read_text()
     import re
     return re.findall(r"```deal\n(.*?)```", doc, re.S)
 

@@ -13,7 +13,7 @@ from engine.cards import Card
 from engine.dealing.outcomes import ActionApplied, ActionHeld, HandVoided, RulingIssued
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.events import Declaration, PlayerAction
-from tests.dealing.builder import Builder
+from tests.engine.dealing.builder import Builder
 
 
 def _codes(proc) -> list[str]:
