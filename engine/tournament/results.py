@@ -59,10 +59,15 @@ def results(t: Tournament) -> list[dict[str, Any]]:
 def results_csv(t: Tournament) -> str:
     """:func:`results` as CSV text with a header line (:data:`COLUMNS`); empty cells for
     places not yet decided."""
+    return rows_csv(results(t))
+
+
+def rows_csv(rows: list[dict[str, Any]]) -> str:
+    """Rows of :func:`results` as CSV text (header :data:`COLUMNS`)."""
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\n")
     w.writerow(COLUMNS)
-    for r in results(t):
+    for r in rows:
         w.writerow(["" if r[c] is None else str(r[c]).lower() if isinstance(r[c], bool)
                     else _csv_safe(r[c]) for c in COLUMNS])
     return out.getvalue()

@@ -142,7 +142,7 @@ class TableConfig:
         return TableSettings(players={} if registering else self.player_names(), structure=self.structure,
                              profile=self.house_profile, seed=self.seed,
                              deck_seed=self.deck_seed, layout=self.tv_layout, name=self.name,
-                             house_rules=dict(self.house_rules))
+                             house_rules=dict(self.house_rules), seats=self.seats)
 
     # --- the tables the hardware adapters take (hardware/*: *_from_config) ----------------
     def buttons_table(self) -> dict[str, Any]:

@@ -1,0 +1,201 @@
+"""Console commands on the table core: the director's and the dealer's channel, pure.
+
+A :class:`engine.events.ConsoleCommand` names one of :data:`COMMANDS` with its ``args``.
+Each command is checked and applied here, on the core, like any other input event: it is
+journaled before it is applied, a refused command raises an error subclassing both
+:class:`engine.errors.PokerTableError` and :class:`ValueError` and changes nothing, and an
+applied one is added to the audit list (who: role and token id; when: the console's UTC
+time; what: the command, its arguments and, for corrections, from and to).
+
+:func:`precheck` tells, without changing anything, whether a command fits the table now
+(the service refuses it without journaling it when it does not).  The commands
+themselves are in :mod:`engine.table.console_commands`; this module holds the state the
+console adds to the table (:class:`ConsoleState`: the waiting list, players away, the
+audit, the request ids seen) and the dispatch.
+
+>>> from engine.table.core import TableCore, TableSettings
+>>> from engine.events import ConsoleCommand
+>>> core = TableCore.new(TableSettings(players={}, seats=(1, 2, 3)))
+>>> for name in ("Ann", "Bob"):
+...     _ = core.apply(ConsoleCommand(t=0.0, command="register", args={"name": name},
+...                                   role="director"))
+>>> _ = core.apply(ConsoleCommand(t=1.0, command="seat_draw", role="director"))
+>>> sorted(e.name for e in core.tournament.active())
+['Ann', 'Bob']
+>>> precheck(core, ConsoleCommand(t=2.0, command="stack", role="dealer",
+...                               args={"seat": 1, "chips": 5, "reason": "count"}))
+'the dealer may not stack (director only)'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.effects import Effect, LogLine
+from engine.errors import IllegalActionError, InvalidInputError, PokerTableError
+from engine.events import ConsoleCommand, Event
+
+if TYPE_CHECKING:
+    from engine.table.core import TableCore
+
+ROLES = ("director", "dealer")
+AUDIT_SHOWN = 50  #: audit entries in a pushed document (the API has them all)
+MAX_NAME = 24     #: characters in a player's name (the seat displays' width)
+
+
+class ConsoleCommandError(InvalidInputError):
+    """A console command with a bad argument (missing, wrong type, out of range)."""
+
+
+class ConsoleRefused(IllegalActionError):
+    """A console command that does not fit the table now (the message says why)."""
+
+
+class ForbiddenCommand(IllegalActionError):
+    """A role sent a command it may not send."""
+
+
+@dataclass
+class ConsoleState:
+    """What the console adds to the table's state (in the core's snapshot).
+
+    ``waiting``: names registered before the seat draw; ``away``: seats whose player is
+    away (blinded in, folded when to act); ``audit``: the applied commands;
+    ``requests``: request ids seen; ``color_up_seen``/``color_up_pending``: color-ups
+    done and one waiting for the director's confirmation; ``level_minutes``: the length
+    given to the remaining levels tonight (``[from_index, minutes]``); ``keyed_hand``: the
+    hand whose cards were keyed in by hand."""
+
+    waiting: list[str] = field(default_factory=list)
+    away: list[int] = field(default_factory=list)
+    audit: list[dict[str, Any]] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    color_up_seen: int = 0
+    color_up_pending: bool = False
+    level_minutes: list[int] | None = None
+    keyed_hand: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"waiting": list(self.waiting), "away": list(self.away),
+                "audit": [dict(a) for a in self.audit], "requests": list(self.requests),
+                "color_up_seen": self.color_up_seen,
+                "color_up_pending": self.color_up_pending,
+                "level_minutes": None if self.level_minutes is None
+                else list(self.level_minutes), "keyed_hand": self.keyed_hand}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any] | None) -> ConsoleState:
+        """Inverse of :meth:`to_dict` (None: a snapshot from before the console)."""
+        if not d:
+            return cls()
+        return cls(waiting=list(d["waiting"]), away=list(d["away"]),
+                   audit=[dict(a) for a in d["audit"]], requests=list(d["requests"]),
+                   color_up_seen=int(d["color_up_seen"]),
+                   color_up_pending=bool(d["color_up_pending"]),
+                   level_minutes=None if d["level_minutes"] is None
+                   else list(d["level_minutes"]), keyed_hand=int(d["keyed_hand"]))
+
+
+def role_may(role: str, command: str) -> bool:
+    """Whether ``role`` may send ``command`` (a director may send every command)."""
+    from engine.table.console_commands import COMMANDS
+
+    spec = COMMANDS.get(command)
+    return spec is not None and (role == "director" or role in spec.roles)
+
+
+def _check_command(core: TableCore, ev: ConsoleCommand) -> Any:
+    from engine.table.console_commands import COMMANDS
+
+    spec = COMMANDS.get(ev.command)
+    if spec is None:
+        raise ConsoleCommandError(f"unknown command {ev.command[:40]!r}")
+    if ev.role not in ROLES:
+        raise ForbiddenCommand(f"role {ev.role[:20]!r} may not send commands")
+    if not role_may(ev.role, ev.command):
+        raise ForbiddenCommand(f"the {ev.role} may not {ev.command} (director only)")
+    if ev.request and ev.request in core.console.requests:
+        raise ConsoleRefused("request already applied")
+    if not isinstance(ev.args, dict):
+        raise ConsoleCommandError("args must be an object")
+    return spec
+
+
+class Refusal(str):
+    """The one-line reason a command is refused, with its ``kind``: ``"bad_request"`` (a
+    malformed argument), ``"forbidden"`` (the role may not) or ``"refused"`` (it does not
+    fit the table now)."""
+
+    kind: str = "refused"
+
+    def __new__(cls, text: str, kind: str = "refused") -> Refusal:
+        obj = super().__new__(cls, text)
+        obj.kind = kind
+        return obj
+
+
+def precheck(core: TableCore, event: Event) -> Refusal | None:
+    """Why a console command would be refused now, or None if it fits (and for any other
+    event).  Changes nothing: the command is tried on a copy of the core."""
+    if not isinstance(event, ConsoleCommand):
+        return None
+    try:
+        _check_command(core, event)
+        copy = type(core).restore(core.snapshot())
+        copy.apply(event)
+    except (PokerTableError, ValueError, KeyError, TypeError) as exc:
+        text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
+        kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, KeyError, TypeError))
+                else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
+        return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
+    return None
+
+
+def apply_command(core: TableCore, ev: ConsoleCommand) -> list[Effect]:
+    """Apply one console command to ``core``; the audit gets an entry.
+
+    Raises:
+        ConsoleCommandError, ConsoleRefused, ForbiddenCommand, or the engine's own errors
+        (:class:`engine.errors.IllegalActionError` naming what is legal).
+    """
+    spec = _check_command(core, ev)
+    effects, detail = spec.run(core, dict(ev.args), ev.t)
+    entry = {"n": len(core.console.audit) + 1, "at": ev.at, "t": ev.t, "role": ev.role,
+             "token": ev.token, "command": ev.command,
+             "args": spec.public_args(dict(ev.args)), "detail": detail}
+    core.console.audit.append(entry)
+    if ev.request:
+        core.console.requests.append(ev.request)
+    return effects + [LogLine("INFO", f"console {ev.role} {ev.token}: {ev.command}: {detail}")]
+
+
+def after_event(core: TableCore, t: float) -> list[Effect]:
+    """After any event: fold an away player who is to act (TDA: an absent player is dealt
+    in and posts, and the hand is killed when action reaches them), and note a color-up
+    for the director to confirm."""
+    from engine.table.console_commands import fold_away
+
+    effects = fold_away(core, t)
+    done = len(core.tournament.colored_up)
+    if done > core.console.color_up_seen:
+        core.console.color_up_seen = done
+        core.console.color_up_pending = True
+    return effects
+
+
+def check_name(value: Any) -> str:
+    """A player's name: 1..24 characters, no control or bidirectional-override characters.
+
+    Raises:
+        ConsoleCommandError: naming what is wrong.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise ConsoleCommandError("a player needs a name")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise ConsoleCommandError(f"a name has at most {MAX_NAME} characters")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
+        raise ConsoleCommandError("a name must not hold control or direction characters")
+    return name
