@@ -65,9 +65,9 @@ class ConsoleServer:
     def observe(self, event: Event | None, verdict: str | None, reason: str | None) -> None:
         """Called by the service loop after each event: answer a waiting request, and
         publish the state documents that changed."""
+        self.pusher.publish(self.documents())  # first: an answered page reads the new state
         if self.gate is not None and event is not None:
             self.gate.resolve(event, verdict, reason)
-        self.pusher.publish(self.documents())
 
     def documents(self) -> dict[str, dict[str, Any]]:
         """``{"public": ..., "director": ..., "dealer": ...}`` built from the core now."""
@@ -179,6 +179,8 @@ class ConsoleServer:
                 self.aloop.close()
                 sock.close()
 
+        if self.gate is not None:
+            self.gate.pairing.open()  # the TV shows the code until a director pairs
         self.loop.observers.append(self.observe)
         self._thread = threading.Thread(target=serve, name="console", daemon=True)
         self._thread.start()
@@ -194,6 +196,8 @@ class ConsoleServer:
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout)
+        if self.gate is not None:
+            self.gate.tokens.close()
 
 
 def start_console(config: Any, service: Any) -> ConsoleServer:
