@@ -66,7 +66,8 @@ class ConsoleState:
     ``requests``: request ids seen; ``color_up_seen``/``color_up_pending``: color-ups
     done and one waiting for the director's confirmation; ``level_minutes``: the length
     given to the remaining levels tonight (``[from_index, minutes]``); ``keyed_hand``: the
-    hand whose cards were keyed in by hand."""
+    hand whose cards were keyed in by hand; ``ended``: the director ended the tournament
+    (the service archives it and starts a new one)."""
 
     waiting: list[str] = field(default_factory=list)
     away: list[int] = field(default_factory=list)
@@ -76,6 +77,7 @@ class ConsoleState:
     color_up_pending: bool = False
     level_minutes: list[int] | None = None
     keyed_hand: int = 0
+    ended: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"waiting": list(self.waiting), "away": list(self.away),
@@ -83,7 +85,8 @@ class ConsoleState:
                 "color_up_seen": self.color_up_seen,
                 "color_up_pending": self.color_up_pending,
                 "level_minutes": None if self.level_minutes is None
-                else list(self.level_minutes), "keyed_hand": self.keyed_hand}
+                else list(self.level_minutes), "keyed_hand": self.keyed_hand,
+                "ended": self.ended}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any] | None) -> ConsoleState:
@@ -95,7 +98,8 @@ class ConsoleState:
                    color_up_seen=int(d["color_up_seen"]),
                    color_up_pending=bool(d["color_up_pending"]),
                    level_minutes=None if d["level_minutes"] is None
-                   else list(d["level_minutes"]), keyed_hand=int(d["keyed_hand"]))
+                   else list(d["level_minutes"]), keyed_hand=int(d["keyed_hand"]),
+                   ended=bool(d.get("ended", False)))
 
 
 def role_may(role: str, command: str) -> bool:
@@ -116,6 +120,8 @@ def _check_command(core: TableCore, ev: ConsoleCommand) -> Any:
         raise ForbiddenCommand(f"role {ev.role[:20]!r} may not send commands")
     if not role_may(ev.role, ev.command):
         raise ForbiddenCommand(f"the {ev.role} may not {ev.command} (director only)")
+    if core.console.ended:
+        raise ConsoleRefused("the tournament has ended: a new one is being set up")
     if ev.request and ev.request in core.console.requests:
         raise ConsoleRefused("request already applied")
     if not isinstance(ev.args, dict):
@@ -143,14 +149,23 @@ def precheck(core: TableCore, event: Event) -> Refusal | None:
         return None
     try:
         _check_command(core, event)
-        copy = type(core).restore(core.snapshot())
-        copy.apply(event)
+        _dry_copy(core).apply(event)
     except (PokerTableError, ValueError, KeyError, TypeError) as exc:
         text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
         kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, KeyError, TypeError))
                 else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
         return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
     return None
+
+
+def _dry_copy(core: TableCore) -> TableCore:
+    """A copy of ``core`` to try a command on: its snapshot restored over the same
+    (immutable) structure and deck registry, without parsing the structure again."""
+    from engine.tournament.tournament import Tournament
+
+    clone = type(core)(core.settings, Tournament(core.tournament.structure), core.registry)
+    clone._load(core.snapshot())
+    return clone
 
 
 def apply_command(core: TableCore, ev: ConsoleCommand) -> list[Effect]:

@@ -44,8 +44,10 @@ def award_by_hand(core: TableCore, winners: list[int], t: float) -> tuple[list[E
     pots = build_pots(contributions, live, dead=hand.config.bonus)  # the bonus is dead money
     order = _left_of_button(seats, hand.button)
     shares = dict.fromkeys(seats, 0)
+    # a live player who is not all-in may still match any bet: eligible for every pot
+    uncapped = {i for i, s in enumerate(seats) if live[i] and hand.stacks[s] > 0}
     for n, (amount, eligible) in enumerate(pots):
-        names = [seats[i] for i in eligible]
+        names = [seats[i] for i in sorted(set(eligible) | uncapped)]
         won = [s for s in order if s in winners and s in names]
         if not won:
             label = "the main pot" if n == 0 else f"side pot {n}"

@@ -483,6 +483,24 @@ def undo(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return core._undo(), "last action undone"
 
 
+def end_tournament(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    """The night is over: the service archives this tournament and starts a new one
+    (``structure``: a preset for the new one; default the same)."""
+    from engine.tournament.structure import preset_names
+
+    structure = args.get("structure")
+    if structure is not None and structure not in preset_names():
+        raise ConsoleCommandError(f"structure must be one of {', '.join(preset_names())}")
+    extra = set(args) - {"structure"}
+    if extra:
+        raise ConsoleCommandError(f"unknown argument {sorted(extra)[0][:20]!r}")
+    _between_hands(core)
+    core.console.ended = True
+    tour = core.tournament
+    return [Notice("The tournament has ended")], \
+        f"tournament ended after {tour.hands_played} hands; {len(tour.active())} still in"
+
+
 DEALER = ("dealer",)
 COMMANDS: dict[str, Spec] = {
     "register": Spec(register), "seat_draw": Spec(seat_draw), "start": Spec(start),
@@ -501,5 +519,5 @@ COMMANDS: dict[str, Spec] = {
     "declare": Spec(declare, DEALER), "confirm_ruling": Spec(_ruling("confirm_ruling"), DEALER),
     "override_ruling": Spec(_ruling("override_ruling"), DEALER),
     "next_hand": Spec(next_hand, DEALER), "card": Spec(card, DEALER, secret=("card",)),
-    "undo": Spec(undo, DEALER),
+    "undo": Spec(undo, DEALER), "end_tournament": Spec(end_tournament),
 }

@@ -94,6 +94,10 @@ VERBS: dict[str, tuple[str, Any, Any, str]] = {
              "key in a card drawn by hand (shoe offline)"),
     "undo": ("undo", None, None, "undo the last player action"),
     "start-round": ("round/start", None, None, "start the next qualifier or the final"),
+    "new-tournament": ("new-tournament", lambda p: p.add_argument(
+        "--structure", help="a preset for the new tournament (default: the same)"),
+        lambda a: {"structure": a.structure},
+        "end the tournament, archive it and start a new one"),
 }
 READS = {"status": "status the public state", "results": "results the results so far",
          "audit": "audit every command applied", "pair": "pair open a pairing code",

@@ -74,7 +74,8 @@ class Gate:
             with self._lock:
                 self._pending.pop(rid, None)
 
-    def resolve(self, event: Event, verdict: str | None, reason: str | None) -> None:
+    def resolve(self, event: Event, verdict: str | None, reason: str | None,
+                detail: str | None = None) -> None:
         """The loop's verdict on ``event`` (loop thread): answers its request, if waiting."""
         if not isinstance(event, ConsoleCommand):
             return
@@ -85,7 +86,7 @@ class Gate:
         if verdict == "applied":
             audit = self.loop.core.console.audit
             answer = Verdict("applied", None, 200, self.loop.journal.last_seq,
-                             audit[-1]["detail"] if audit else None)
+                             detail or (audit[-1]["detail"] if audit else None))
         else:
             kind = getattr(reason, "kind", "refused")
             status = 503 if reason and reason.startswith("journal unavailable") else \

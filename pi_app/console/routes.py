@@ -55,6 +55,7 @@ COMMAND_PATHS: dict[str, tuple[str, dict[str, tuple[tuple[type, ...], bool]]]] =
     "card": ("card", {"card": (_STR, True)}),
     "undo": ("undo", {}),
     "round/start": ("start_round", {}),
+    "new-tournament": ("end_tournament", {"structure": (_STR, False)}),
 }
 
 

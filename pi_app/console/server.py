@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import DeviceError
-from engine.events import Event
+from engine.events import ConsoleCommand, Event
 from pi_app.console.push import Client, Pusher
 from pi_app.console.state import public_state
 
@@ -55,6 +55,8 @@ class ConsoleServer:
         self.port = port
         self.state_dir = Path(state_dir)
         self.pusher = Pusher()
+        self.service: Any = None  # set by start_console: the end of a night needs them
+        self.config: Any = None
         self.gate: Any = None  # pi_app.console.commands.Gate, set by routes.build_app
         self.app = self._build_app()
         self._server: Any = None
@@ -65,9 +67,17 @@ class ConsoleServer:
     def observe(self, event: Event | None, verdict: str | None, reason: str | None) -> None:
         """Called by the service loop after each event: answer a waiting request, and
         publish the state documents that changed."""
+        detail = None
+        if (isinstance(event, ConsoleCommand) and event.command == "end_tournament"
+                and verdict == "applied" and self.service is not None):
+            from pi_app.console.archive import archive_and_renew
+
+            detail = self.loop.core.console.audit[-1]["detail"]
+            folder = archive_and_renew(self.service, self.config, event.args.get("structure"))
+            detail += f"; archived in {folder.relative_to(self.state_dir)}; a new one is set up"
         self.pusher.publish(self.documents())  # first: an answered page reads the new state
         if self.gate is not None and event is not None:
-            self.gate.resolve(event, verdict, reason)
+            self.gate.resolve(event, verdict, reason, detail)
 
     def documents(self) -> dict[str, dict[str, Any]]:
         """``{"public": ..., "director": ..., "dealer": ...}`` built from the core now."""
@@ -204,5 +214,6 @@ def start_console(config: Any, service: Any) -> ConsoleServer:
     """Start the console of ``config`` (``[console]``) for a running ``service``."""
     c = config.console
     server = ConsoleServer(service.loop, host=c.host, port=c.port, state_dir=config.state_dir)
+    server.service, server.config = service, config
     server.start()
     return server
