@@ -38,6 +38,7 @@ from engine.errors import IllegalActionError, InvalidInputError, PokerTableError
 from engine.events import ConsoleCommand, Event
 
 if TYPE_CHECKING:
+    from engine.table.console_commands import Spec
     from engine.table.core import TableCore
 
 ROLES = ("director", "dealer")
@@ -110,7 +111,7 @@ def role_may(role: str, command: str) -> bool:
     return spec is not None and (role == "director" or role in spec.roles)
 
 
-def _check_command(core: TableCore, ev: ConsoleCommand) -> Any:
+def _check_command(core: TableCore, ev: ConsoleCommand) -> Spec:
     from engine.table.console_commands import COMMANDS
 
     spec = COMMANDS.get(ev.command)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from engine.cards import parse_cards
 from engine.effects import Alert, Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
-from engine.table.console import (ConsoleCommandError, ConsoleRefused, check_name)
+from engine.table.console import ConsoleCommandError, ConsoleRefused, check_name
 
 if TYPE_CHECKING:
     from engine.table.core import TableCore
@@ -155,7 +155,7 @@ def seat_draw(core: TableCore, args: dict[str, Any], t: float) -> Result:
     free = _free_seats(core)
     rng = _rng(core, "draw")
     seats = rng.sample(free, len(waiting))
-    pairs = sorted(zip(seats, waiting))
+    pairs = sorted(zip(seats, waiting, strict=True))
     for seat, name in pairs:
         core.tournament.register(name, seat, now=t)
     core.console.waiting = []

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import urllib.error
 import urllib.request
@@ -38,8 +39,8 @@ class ConsoleUnreachable(DeviceError):
     """Nothing answers at ``[console] listen``."""
 
 
-def _seat(p: argparse.ArgumentParser) -> None:
-    p.add_argument("seat", type=int, help="seat number (1-based)")
+def _seat(p: argparse.ArgumentParser) -> argparse.Action:
+    return p.add_argument("seat", type=int, help="seat number (1-based)")
 
 
 #: verb -> (API path, positional/option builder, body from args); None path = special
@@ -160,10 +161,11 @@ class Client:
 
             try:
                 self._token = ctl_token(self.state_dir)
-            except OSError as exc:
-                raise CtlRefused(f"{self.state_dir}: cannot keep ctl's token there "
-                                 f"({exc.strerror or exc}): only a user who can read the "
-                                 "state directory is the director") from None
+            except (OSError, sqlite3.Error) as exc:
+                why = getattr(exc, "strerror", None) or exc
+                raise CtlRefused(f"{self.state_dir}: cannot keep ctl's token there ({why}): "
+                                 "only a user who can read the state directory is the "
+                                 "director") from None
         return self._token
 
     def call(self, method: str, path: str, body: Any = None) -> tuple[int, str]:

@@ -44,7 +44,7 @@ def archive_and_renew(service: Any, config: Any, structure: str | None = None) -
     docstring); returns the archive folder.  Runs on the loop's thread, between events."""
     loop = service.loop
     old = loop.core
-    folder = archive_folder(Path(config.state_dir), dt.datetime.now(dt.timezone.utc))
+    folder = archive_folder(Path(config.state_dir), dt.datetime.now(dt.UTC))
     (folder / "results.json").write_text(json.dumps(
         {"table": config.name, "tournament": old.tournament.name,
          "results": results(old.tournament), "payouts": old.tournament.payouts(),

@@ -62,13 +62,13 @@ class Gate:
             if rid in self._pending:
                 return Verdict("refused", "the same request is being applied", 409)
             self._pending[rid] = (aloop, fut)
-        at = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         event = ConsoleCommand(t=self.loop.clock.now(), command=command, args=args,
                                role=who.role, token=who.id, at=at, request=rid)
         self.loop.put(event)
         try:
             return await asyncio.wait_for(fut, ANSWER_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return Verdict("timeout", "the table did not answer in time", 503)
         finally:
             with self._lock:

@@ -207,9 +207,8 @@ class Api:
         except Refused as r:
             return _error(r.status, r.message)
         code, seconds = self.gate.pairing.open()
-        host = request.headers.get("host", f"{self.server.host}:{self.server.port}")
-        return JSONResponse({"code": code, "url": f"http://{host}/console#pair={code}",
-                             "expires_in": seconds})
+        return JSONResponse({"code": code, "url": self.server.pairing_url(
+            code, request.headers.get("host")), "expires_in": seconds})
 
     def _director(self, request: Any) -> TokenInfo:
         who = self.who(request)

@@ -16,6 +16,7 @@ pusher.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import socket
@@ -27,6 +28,7 @@ from engine.errors import DeviceError
 from engine.events import ConsoleCommand, Event
 from pi_app.console.push import Client, Pusher
 from pi_app.console.state import public_state
+from pi_app.screens.pairing import PAIR_CODE, PAIR_URL
 
 log = logging.getLogger("pokertable.console")
 
@@ -87,6 +89,25 @@ class ConsoleServer:
             docs.update(self.gate.role_documents(core, docs["public"]))
         return docs
 
+    def pairing_url(self, code: str, host: str | None = None) -> str:
+        """``http://HOST:PORT/console#pair=CODE``: ``host`` as the phone reaches the
+        console (default: the listen address; for a wildcard one, this machine's name)."""
+        if host is None:
+            host = self.host
+            if host in ("0.0.0.0", "::", ""):
+                host = socket.gethostname()
+            host = f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
+        return f"http://{host}/console#pair={code}"
+
+    def tv_pairing(self, screen: Any) -> Any:
+        """The TV's screen with the pairing panel while a pairing code is open
+        (``ScreenState.extra``: ``pair_code``, ``pair_url``; never in a pushed document)."""
+        code = self.gate.pairing.current() if self.gate is not None else None
+        if code is None:
+            return screen
+        extra = {**screen.extra, PAIR_CODE: code, PAIR_URL: self.pairing_url(code)}
+        return dataclasses.replace(screen, extra=extra)
+
     # --- the app ------------------------------------------------------------------------
     def _build_app(self) -> Any:
         from starlette.applications import Starlette
@@ -129,7 +150,7 @@ class ConsoleServer:
             while True:
                 text = await ws.receive_text()
                 await self._ws_message(ws, client, text)
-        except (WebSocketDisconnect, RuntimeError):
+        except (WebSocketDisconnect, RuntimeError, KeyError):  # KeyError: a binary frame
             pass
         finally:
             task.cancel()
@@ -191,6 +212,7 @@ class ConsoleServer:
 
         if self.gate is not None:
             self.gate.pairing.open()  # the TV shows the code until a director pairs
+            self.loop.tv_overlays.append(self.tv_pairing)
         self.loop.observers.append(self.observe)
         self._thread = threading.Thread(target=serve, name="console", daemon=True)
         self._thread.start()
@@ -202,6 +224,8 @@ class ConsoleServer:
         """Stop serving (pages are disconnected)."""
         if self.observe in self.loop.observers:
             self.loop.observers.remove(self.observe)
+        if self.tv_pairing in self.loop.tv_overlays:
+            self.loop.tv_overlays.remove(self.tv_pairing)
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

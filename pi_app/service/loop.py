@@ -104,6 +104,8 @@ class ServiceLoop:
         #: ``observer(event, verdict, reason)`` after every event (the console's push and
         #: its answers); ``reason`` is the one-line refusal, or None.  Runs on this thread.
         self.observers: list[Callable[[Event, str, str | None], Any]] = []
+        #: ``overlay(screen) -> screen`` for the TV only (the console's pairing panel)
+        self.tv_overlays: list[Callable[[ScreenState], ScreenState]] = []
         start = journal.last_t if journal.last_t is not None else clock.now()
         self._tick_k = math.floor(start / self.tick_interval) + 1
         self.tick_journal_every = float(tick_journal_every)
@@ -267,6 +269,8 @@ class ServiceLoop:
         screen = source.screen_state()
         if self.alarm is not None:
             screen = dataclasses.replace(screen, alarm=self.alarm)
+        for overlay in self.tv_overlays:
+            screen = overlay(screen)
         return screen
 
     def render(self, force: bool = False) -> None:

@@ -39,7 +39,7 @@ class Listener:
             while not self.stop.is_set():
                 try:
                     self.messages.append(await asyncio.wait_for(ws.recv(), 0.2))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
 
     def close(self) -> list[str]:
