@@ -29,91 +29,36 @@ audit, the request ids seen) and the dispatch.
 
 from __future__ import annotations
 
-import unicodedata
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.effects import Effect, LogLine
-from engine.errors import IllegalActionError, InvalidInputError, PokerTableError
+from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, Event
+from engine.table.console_base import (
+    AUDIT_SHOWN,
+    MAX_NAME,
+    ROLES,
+    ConsoleCommandError,
+    ConsoleRefused,
+    ConsoleState,
+    ForbiddenCommand,
+    check_name,
+)
+from engine.table.console_commands import COMMANDS, Spec, fold_away
 
-if TYPE_CHECKING:
-    from engine.table.console_commands import Spec
-    from engine.table.core import TableCore
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
-ROLES = ("director", "dealer")
-AUDIT_SHOWN = 50  #: audit entries in a pushed document (the API has them all)
-MAX_NAME = 24     #: characters in a player's name (the seat displays' width)
-
-
-class ConsoleCommandError(InvalidInputError):
-    """A console command with a bad argument (missing, wrong type, out of range)."""
-
-
-class ConsoleRefused(IllegalActionError):
-    """A console command that does not fit the table now (the message says why)."""
-
-
-class ForbiddenCommand(IllegalActionError):
-    """A role sent a command it may not send."""
-
-
-@dataclass
-class ConsoleState:
-    """What the console adds to the table's state (in the core's snapshot).
-
-    ``waiting``: names registered before the seat draw; ``away``: seats whose player is
-    away (blinded in, folded when to act); ``audit``: the applied commands;
-    ``requests``: request ids seen; ``color_up_seen``/``color_up_pending``: color-ups
-    done and one waiting for the director's confirmation; ``level_minutes``: the length
-    given to the remaining levels tonight (``[from_index, minutes]``); ``keyed_hand``: the
-    hand whose cards were keyed in by hand; ``ended``: the director ended the tournament
-    (the service archives it and starts a new one)."""
-
-    waiting: list[str] = field(default_factory=list)
-    away: list[int] = field(default_factory=list)
-    audit: list[dict[str, Any]] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    color_up_seen: int = 0
-    color_up_pending: bool = False
-    level_minutes: list[int] | None = None
-    keyed_hand: int = 0
-    ended: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"waiting": list(self.waiting), "away": list(self.away),
-                "audit": [dict(a) for a in self.audit], "requests": list(self.requests),
-                "color_up_seen": self.color_up_seen,
-                "color_up_pending": self.color_up_pending,
-                "level_minutes": None if self.level_minutes is None
-                else list(self.level_minutes), "keyed_hand": self.keyed_hand,
-                "ended": self.ended}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any] | None) -> ConsoleState:
-        """Inverse of :meth:`to_dict` (None: a snapshot from before the console)."""
-        if not d:
-            return cls()
-        return cls(waiting=list(d["waiting"]), away=list(d["away"]),
-                   audit=[dict(a) for a in d["audit"]], requests=list(d["requests"]),
-                   color_up_seen=int(d["color_up_seen"]),
-                   color_up_pending=bool(d["color_up_pending"]),
-                   level_minutes=None if d["level_minutes"] is None
-                   else list(d["level_minutes"]), keyed_hand=int(d["keyed_hand"]),
-                   ended=bool(d.get("ended", False)))
-
+__all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
+           "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
+           "check_name", "precheck", "role_may"]
 
 def role_may(role: str, command: str) -> bool:
     """Whether ``role`` may send ``command`` (a director may send every command)."""
-    from engine.table.console_commands import COMMANDS
-
     spec = COMMANDS.get(command)
     return spec is not None and (role == "director" or role in spec.roles)
 
 
 def _check_command(core: TableCore, ev: ConsoleCommand) -> Spec:
-    from engine.table.console_commands import COMMANDS
-
     spec = COMMANDS.get(ev.command)
     if spec is None:
         raise ConsoleCommandError(f"unknown command {ev.command[:40]!r}")
@@ -191,27 +136,9 @@ def after_event(core: TableCore, t: float) -> list[Effect]:
     """After any event: fold an away player who is to act (TDA: an absent player is dealt
     in and posts, and the hand is killed when action reaches them), and note a color-up
     for the director to confirm."""
-    from engine.table.console_commands import fold_away
-
     effects = fold_away(core, t)
     done = len(core.tournament.colored_up)
     if done > core.console.color_up_seen:
         core.console.color_up_seen = done
         core.console.color_up_pending = True
     return effects
-
-
-def check_name(value: Any) -> str:
-    """A player's name: 1..24 characters, no control or bidirectional-override characters.
-
-    Raises:
-        ConsoleCommandError: naming what is wrong.
-    """
-    if not isinstance(value, str) or not value.strip():
-        raise ConsoleCommandError("a player needs a name")
-    name = " ".join(value.split())
-    if len(name) > MAX_NAME:
-        raise ConsoleCommandError(f"a name has at most {MAX_NAME} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-        raise ConsoleCommandError("a name must not hold control or direction characters")
-    return name

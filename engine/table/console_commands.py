@@ -14,15 +14,14 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import parse_cards
 from engine.effects import Alert, Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
-from engine.table.console import ConsoleCommandError, ConsoleRefused, check_name
+from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check_name
 
-if TYPE_CHECKING:
-    from engine.table.core import TableCore
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
 Result = tuple[list[Effect], str]
 MAX_REASON = 200
@@ -86,7 +85,7 @@ def _between_hands(core: TableCore) -> None:
 
 
 def _name_of(core: TableCore, seat: int) -> str:
-    return core.names().get(seat, f"seat {seat}")
+    return str(core.names().get(seat, f"seat {seat}"))
 
 
 def _all_names(core: TableCore) -> set[str]:
@@ -100,7 +99,7 @@ def _next_round(core: TableCore) -> int:
     tour = core.tournament
     if tour.structure.qualifiers is None:
         return 0
-    return tour.round + 1 if (tour.round_over or not tour.clock.started) else tour.round
+    return int(tour.round + 1 if (tour.round_over or not tour.clock.started) else tour.round)
 
 
 def _free_seats(core: TableCore) -> list[int]:
@@ -298,7 +297,7 @@ def bet(core: TableCore, args: dict[str, Any], t: float) -> Result:
 
 def all_in(core: TableCore, args: dict[str, Any], t: float) -> Result:
     seat = _actor(core, args)
-    legal = core.hand.legal_actions()  # type: ignore[union-attr]
+    legal = core.hand.legal_actions()
     if legal.max_raise_to is not None:
         amount = legal.max_raise_to
         effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_raise",
@@ -486,7 +485,7 @@ def undo(core: TableCore, args: dict[str, Any], t: float) -> Result:
 def end_tournament(core: TableCore, args: dict[str, Any], t: float) -> Result:
     """The night is over: the service archives this tournament and starts a new one
     (``structure``: a preset for the new one; default the same)."""
-    from engine.tournament.structure import preset_names
+    from engine.tournament.structure_file import preset_names
 
     structure = args.get("structure")
     if structure is not None and structure not in preset_names():

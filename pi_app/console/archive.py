@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.tournament.results import results, results_csv
-from pi_app.service import core_registry
+from pi_app.service.core_identity import core_name
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal
 from pi_app.service.wiring import history_dir_for
@@ -61,8 +61,8 @@ def archive_and_renew(service: Any, config: Any, structure: str | None = None) -
     if hands.exists():
         os.replace(hands, folder / hands.name)
     new_config = dataclasses.replace(config, structure=structure) if structure else config
-    core = core_registry.make_core(new_config)
-    meta = {"core": core_registry.spec_of(type(core)), "table": config.name}
+    core = type(old).from_config(new_config)
+    meta = {"core": core_name(type(core)), "table": config.name}
     journal = Journal.create(journal_path, core.snapshot(), meta=meta,
                              snapshot_every=config.snapshot_every)
     loop.core, loop.journal, service.journal = core, journal, journal
