@@ -28,6 +28,7 @@ SHORT = [
     ("bench_night.py", ["--seconds", "21600"]),
     ("bench_idle.py", ["--seconds", "60", "--warmup", "10"]),
     ("bench_equity.py", ["--spots", "10"]),
+    ("bench_console.py", ["--clients", "20", "--commands", "100", "--idle", "10"]),
 ]
 #: each bench once in a tiny size (tests/test_benches.py)
 TINY = {
@@ -44,6 +45,7 @@ TINY = {
     "bench_night.py": ["--seconds", "90"],
     "bench_idle.py": ["--seconds", "1", "--warmup", "1"],
     "bench_equity.py": ["--spots", "2", "--samples", "500"],
+    "bench_console.py": ["--clients", "2", "--commands", "3", "--idle", "0.5"],
 }
 
 

@@ -178,10 +178,32 @@ class DealerCommand(Event):
         return hash((self.t, self.command, tuple(sorted(self.args.items()))))
 
 
+@dataclass(frozen=True)
+class ConsoleCommand(Event):
+    """A command from the director's console or ``pokertable ctl``
+    (:mod:`engine.table.console`): ``command`` (``"register"``, ``"stack"``, ...) with its
+    ``args``, sent by ``role`` (``"director"`` or ``"dealer"``) with the token whose id is
+    ``token``, at ``at`` (UTC, ISO 8601, stamped by the console: the audit's "when");
+    ``request``: the request's id (an idempotency key: a second command with the same id is
+    refused)."""
+
+    command: str = ""
+    args: dict[str, Any] = dataclasses.field(default_factory=dict)
+    role: str = ""
+    token: str = ""
+    at: str = ""
+    request: str = ""
+    TYPE: ClassVar[str] = "console_command"
+
+    def __hash__(self) -> int:  # dict field: hash by the request id and time
+        return hash((self.t, self.command, self.request))
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (CardDrawn, ShoeStatus, ShoeReloaded, StubReshuffled, Declaration, SeatButton,
-                DealerButton, PlayerAction, ClockTick, DeviceStatus, DealerCommand)
+                DealerButton, PlayerAction, ClockTick, DeviceStatus, DealerCommand,
+                ConsoleCommand)
 }
 
 

@@ -48,6 +48,7 @@ from engine.errors import IllegalActionError, InvalidInputError
 from engine.events import (
     CardDrawn,
     ClockTick,
+    ConsoleCommand,
     DealerButton,
     DealerCommand,
     Declaration,
@@ -61,6 +62,9 @@ from engine.events import (
 )
 from engine.table import views as table_views
 from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
+from engine.table.console import ConsoleState, apply_command, precheck
+from engine.table.console import after_event as console_after_event
+from engine.table.console_commands import apply_level_length
 from engine.table.positions import Positions, next_positions
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure_file import load_structure
@@ -106,10 +110,12 @@ class TableSettings:
     layout: str = "split"
     name: str = "table"
     house_rules: Mapping[str, Any] = field(default_factory=dict)
+    seats: tuple[int, ...] = ()  # the seats in use (1-based); () = those of ``players``
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["players"] = {str(k): v for k, v in self.players.items()}
+        d["seats"] = list(self.seats)
         d["house_rules"] = dict(self.house_rules)
         return d
 
@@ -122,6 +128,7 @@ class TableSettings:
     def from_dict(cls, d: Mapping[str, Any]) -> TableSettings:
         d = dict(d)
         d["players"] = {int(k): v for k, v in d["players"].items()}
+        d["seats"] = tuple(d.get("seats", ()))
         return cls(**d)
 
 
@@ -149,6 +156,7 @@ class TableCore:
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
         self.free_hand = False  # the current hand was set up by hand, outside the tournament
         self.reshuffles = 0  # mid-hand reshuffles of the stub since the shoe was loaded
+        self.console = ConsoleState()  # the director's console (engine.table.console)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -199,6 +207,11 @@ class TableCore:
         twin = copy_tournament(tour)
         return bool(twin.tick(t)) or twin.round_over != tour.round_over
 
+    def precheck(self, event: Event) -> str | None:
+        """Why a console command would be refused now, or None
+        (:func:`engine.table.console.precheck`; changes nothing)."""
+        return precheck(self, event)
+
     def starts_new_hand(self, event: Event) -> bool:
         return (isinstance(event, DealerButton) and event.button == "next_hand"
                 and not self.in_hand)
@@ -212,15 +225,22 @@ class TableCore:
         if event.t < self.last_t:
             raise InvalidInputError(f"event time {event.t} is before the last event "
                                     f"({self.last_t}); times are monotonic")
-        if _guarded(event, self):
+        if isinstance(event, ConsoleCommand):  # many parts at once: the whole state back
+            before = self.snapshot()
+            try:
+                effects = self._dispatch(event) + console_after_event(self, event.t)
+            except Exception:
+                self._load(before)
+                raise
+        elif _guarded(event, self):
             guard = Guard(self)
             try:
-                effects = self._dispatch(event)
+                effects = self._dispatch(event) + console_after_event(self, event.t)
             except Exception:
                 guard.restore()
                 raise
         else:
-            effects = self._dispatch(event)
+            effects = self._dispatch(event) + console_after_event(self, event.t)
         self.last_t = event.t
         if not isinstance(event, ClockTick):
             self.last_input_t = event.t
@@ -251,6 +271,8 @@ class TableCore:
                             f"{event.detail}")]
         if isinstance(event, DealerCommand):
             return self._command(event)
+        if isinstance(event, ConsoleCommand):
+            return apply_command(self, event)
         raise InvalidInputError(f"the table does not take {type(event).__name__} events")
 
     def _set_online(self, device: str, online: bool) -> None:
@@ -596,6 +618,7 @@ class TableCore:
             "load_count": self.load_count,
             "free_hand": self.free_hand,
             "reshuffles": self.reshuffles,
+            "console": self.console.to_dict(),
         }
 
     @classmethod
@@ -630,6 +653,8 @@ class TableCore:
         self.load_count = int(d["load_count"])
         self.free_hand = bool(d["free_hand"])
         self.reshuffles = int(d["reshuffles"])
+        self.console = ConsoleState.from_dict(d.get("console"))
+        apply_level_length(self)
 
 
 def _guarded(event: Event, core: TableCore) -> bool:

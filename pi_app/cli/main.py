@@ -35,6 +35,7 @@ COMMAND_MODULES = (
     "replay",     # pokertable replay        (dealing scenario scripts)
     "shoe",       # pokertable shoe soak
     "equity",     # pokertable equity        (all-in odds)
+    "ctl",        # pokertable ctl           (the console of a running table)
 )
 
 EXIT_USAGE = 2

@@ -45,8 +45,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def is_simulated(config) -> bool:
-    """True when every device is mocked and the shoe is the simulator: bots play."""
-    return config.shoe_port == "sim" and all(v == "mock" for v in config.backends.values())
+    """True when every device is mocked, the shoe is the simulator and no console drives
+    the table: bots play."""
+    return (config.shoe_port == "sim" and all(v == "mock" for v in config.backends.values())
+            and getattr(config, "console", None) is None)
 
 
 def _handler(args: argparse.Namespace) -> int:

@@ -21,6 +21,8 @@ described in ``config/example-table.toml``.  Sections and keys::
     [service]     tick_interval (seconds), watchdog (bool)
     [house_rules] any dealing-ruling knob overriding the house profile (misdeal_gate,
                   exposed_first_cards, one_extra_card, ...: docs/irregularities.md)
+    [console]     listen ("HOST:PORT", default 127.0.0.1:8765), registration (bool: the
+                  night starts with no players; they are registered from the console)
 
 Errors: :class:`ConfigError` (an :class:`engine.errors.InvalidInputError`) whose message
 names the file and the dotted key: ``table.toml: seats.count: must be 2..10, got 12``.
@@ -38,6 +40,7 @@ from typing import Any
 
 from engine.errors import InvalidInputError
 from engine.text import unsafe_reason
+from pi_app.service.console_config import ConsoleConfig, parse_console
 
 BACKEND_DEVICES = ("buttons", "displays", "shoe", "tv", "sound")
 BACKENDS = ("real", "mock")
@@ -62,6 +65,7 @@ _SECTIONS: dict[str, tuple[str, ...]] = {
     "house_rules": ("misdeal_gate", "exposed_first_cards", "single_boxed_card",
                     "one_extra_card", "foreign_card", "premature_turn", "four_card_flop",
                     "missed_flop_burn", "burn_error"),
+    "console": ("listen", "registration"),
 }
 _DISPLAY_KEYS = ("bus", "address", "driver", "mux_channel")
 
@@ -114,6 +118,7 @@ class TableConfig:
     tick_interval: float
     watchdog: bool
     house_rules: dict[str, Any] = field(default_factory=dict)
+    console: ConsoleConfig | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -130,12 +135,14 @@ class TableConfig:
         return {s: self.names.get(s, f"Player {s}") for s in self.seats}
 
     def table_settings(self) -> Any:
-        """The :class:`engine.table.core.TableSettings` the real core is built from."""
+        """The :class:`engine.table.core.TableSettings` the real core is built from (no
+        players when the console registers them: ``[console] registration``)."""
         from engine.table.core import TableSettings
-        return TableSettings(players=self.player_names(), structure=self.structure,
+        registering = self.console is not None and self.console.registration
+        return TableSettings(players={} if registering else self.player_names(), structure=self.structure,
                              profile=self.house_profile, seed=self.seed,
                              deck_seed=self.deck_seed, layout=self.tv_layout, name=self.name,
-                             house_rules=dict(self.house_rules))
+                             house_rules=dict(self.house_rules), seats=self.seats)
 
     # --- the tables the hardware adapters take (hardware/*: *_from_config) ----------------
     def buttons_table(self) -> dict[str, Any]:
@@ -585,6 +592,7 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     if not 0.05 <= float(tick) <= 60:
         raise c.fail("service.tick_interval", f"must be 0.05..60 seconds, got {tick}")
     watchdog = c.get(svc, "service", "watchdog", bool, True)
+    console = parse_console(c)
     return TableConfig(
         source=source, name=name, seats=seats, names=names, structure=structure,
         house_profile=profile, seed=seed, deck_seed=deck_seed, state_dir=state_dir,
@@ -593,7 +601,7 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         shoe_baudrate=baud, tv_width=width, tv_height=height, tv_layout=layout, tv_fps=fps,
         mux_parent_bus=mux_parent, mux_address=mux_address, sound=sound,
         speech=speech, tick_interval=float(tick), watchdog=watchdog, house_rules=house_rules,
-        raw=data)
+        console=console, raw=data)
 
 
 def default_config_text() -> str:

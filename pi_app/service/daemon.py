@@ -13,6 +13,7 @@ button box).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from typing import Any
 
@@ -147,11 +148,26 @@ def _after_restart(service: Any, wanted: Any = None) -> None:
 
 
 def run_daemon(config: Any, **kw: Any) -> int:
-    """Run the table service for ``config`` until SIGTERM/SIGINT; returns the exit status."""
+    """Run the table service for ``config`` until SIGTERM/SIGINT; returns the exit status.
+    With ``[console]`` in the config, the director's console is served too
+    (:mod:`pi_app.console.server`), from READY until the stop."""
     devices, _ = build_devices(config)
+    consoles: list[Any] = []
 
     def on_ready(service: Any) -> None:
         wanted = config.table_settings() if hasattr(config, "table_settings") else None
         _after_restart(service, wanted)
+        if getattr(config, "console", None) is not None:
+            from pi_app.console.server import start_console
 
+            consoles.append(start_console(config, service))
+
+    def close() -> None:
+        for console in consoles:
+            console.stop()
+        if close_devices is not None:
+            close_devices()
+
+    close_devices = devices.close
+    devices = dataclasses.replace(devices, close=close)
     return run_service(config, devices=devices, on_ready=on_ready, **kw)

@@ -101,6 +101,11 @@ class ServiceLoop:
         self._last_seats: dict[int, SeatDisplayView] = {}
         self.counts = {APPLIED: 0, REJECTED: 0, REFUSED: 0, DISPLAY_ONLY: 0, "ticks": 0,
                        "unjournaled_ticks": 0}
+        #: ``observer(event, verdict, reason)`` after every event (the console's push and
+        #: its answers); ``reason`` is the one-line refusal, or None.  Runs on this thread.
+        self.observers: list[Callable[[Event, str, str | None], Any]] = []
+        #: ``overlay(screen) -> screen`` for the TV only (the console's pairing panel)
+        self.tv_overlays: list[Callable[[ScreenState], ScreenState]] = []
         start = journal.last_t if journal.last_t is not None else clock.now()
         self._tick_k = math.floor(start / self.tick_interval) + 1
         self.tick_journal_every = float(tick_journal_every)
@@ -134,14 +139,33 @@ class ServiceLoop:
     def handle(self, event: Event) -> str:
         """Journal, apply, render, carry out effects.  Returns ``"applied"``,
         ``"rejected"`` (journaled, the core refused it), ``"refused"`` (not journaled,
-        not applied) or ``"display_only"`` (a tick shown while the journal is down)."""
+        not applied) or ``"display_only"`` (a tick shown while the journal is down).
+
+        An event the core can check beforehand (``core.precheck(event)`` returns a one-line
+        reason, e.g. a console command that does not fit the table now) is refused without
+        being journaled.  Every observer hears the verdict."""
+        verdict, reason = self._handle(event)
+        for observer in self.observers:
+            try:
+                observer(event, verdict, reason)
+            except Exception:  # noqa: BLE001 - an observer never stops the loop
+                log.exception("loop observer failed")
+        return verdict
+
+    def _handle(self, event: Event) -> tuple[str, str | None]:
+        precheck = getattr(self.core, "precheck", None)
+        if precheck is not None:
+            refusal = precheck(event)
+            if refusal is not None:
+                self.counts[REFUSED] += 1
+                return REFUSED, refusal
         last_t = max((x for x in (self.journal.last_t, self._applied_t) if x is not None),
                      default=None)
         if last_t is not None and event.t < last_t:
             event = dataclasses.replace(event, t=last_t)  # journal time never goes back
         if isinstance(event, ClockTick) and self.journal_error is None \
                 and not self._journal_tick(event):
-            return self._apply_unjournaled(event)
+            return self._apply_unjournaled(event), None
         if self.journal_error is not None and starts_new_hand(self.core, event):
             try:
                 self.journal.probe()
@@ -150,7 +174,7 @@ class ServiceLoop:
                 log.warning("refused %s: journal unavailable (%s)", event.TYPE, perr.reason)
                 self.counts[REFUSED] += 1
                 self.render()
-                return REFUSED
+                return REFUSED, f"journal unavailable ({perr.reason})"
         try:
             self.journal.append(event)
         except JournalUnavailable as aerr:
@@ -158,11 +182,11 @@ class ServiceLoop:
             if isinstance(event, ClockTick):
                 self._apply_display_only(event)
                 self.counts[DISPLAY_ONLY] += 1
-                return DISPLAY_ONLY
+                return DISPLAY_ONLY, None
             log.warning("refused %s: journal unavailable (%s)", event.TYPE, aerr.reason)
             self.counts[REFUSED] += 1
             self.render()
-            return REFUSED
+            return REFUSED, f"journal unavailable ({aerr.reason})"
         if self.journal_error is not None:
             self._journal_recovered()
         effects, err = apply_event(self.core, event)
@@ -190,9 +214,9 @@ class ServiceLoop:
                 self.render()
         if err is not None:
             self.counts[REJECTED] += 1
-            return REJECTED
+            return REJECTED, str(err).splitlines()[0] if str(err) else type(err).__name__
         self.counts[APPLIED] += 1
-        return APPLIED
+        return APPLIED, None
 
     def _journal_tick(self, tick: ClockTick) -> bool:
         """Whether ``tick`` goes to the journal (see the module docstring)."""
@@ -245,6 +269,8 @@ class ServiceLoop:
         screen = source.screen_state()
         if self.alarm is not None:
             screen = dataclasses.replace(screen, alarm=self.alarm)
+        for overlay in self.tv_overlays:
+            screen = overlay(screen)
         return screen
 
     def render(self, force: bool = False) -> None:

@@ -1,0 +1,144 @@
+"""Console commands on the table core: the director's and the dealer's channel, pure.
+
+A :class:`engine.events.ConsoleCommand` names one of :data:`COMMANDS` with its ``args``.
+Each command is checked and applied here, on the core, like any other input event: it is
+journaled before it is applied, a refused command raises an error subclassing both
+:class:`engine.errors.PokerTableError` and :class:`ValueError` and changes nothing, and an
+applied one is added to the audit list (who: role and token id; when: the console's UTC
+time; what: the command, its arguments and, for corrections, from and to).
+
+:func:`precheck` tells, without changing anything, whether a command fits the table now
+(the service refuses it without journaling it when it does not).  The commands
+themselves are in :mod:`engine.table.console_commands`; this module holds the state the
+console adds to the table (:class:`ConsoleState`: the waiting list, players away, the
+audit, the request ids seen) and the dispatch.
+
+>>> from engine.table.core import TableCore, TableSettings
+>>> from engine.events import ConsoleCommand
+>>> core = TableCore.new(TableSettings(players={}, seats=(1, 2, 3)))
+>>> for name in ("Ann", "Bob"):
+...     _ = core.apply(ConsoleCommand(t=0.0, command="register", args={"name": name},
+...                                   role="director"))
+>>> _ = core.apply(ConsoleCommand(t=1.0, command="seat_draw", role="director"))
+>>> sorted(e.name for e in core.tournament.active())
+['Ann', 'Bob']
+>>> precheck(core, ConsoleCommand(t=2.0, command="stack", role="dealer",
+...                               args={"seat": 1, "chips": 5, "reason": "count"}))
+'the dealer may not stack (director only)'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.effects import Effect, LogLine
+from engine.errors import PokerTableError
+from engine.events import ConsoleCommand, Event
+from engine.table.console_base import (
+    AUDIT_SHOWN,
+    MAX_NAME,
+    ROLES,
+    ConsoleCommandError,
+    ConsoleRefused,
+    ConsoleState,
+    ForbiddenCommand,
+    check_name,
+)
+from engine.table.console_commands import COMMANDS, Spec, fold_away
+
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
+
+__all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
+           "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
+           "check_name", "precheck", "role_may"]
+
+def role_may(role: str, command: str) -> bool:
+    """Whether ``role`` may send ``command`` (a director may send every command)."""
+    spec = COMMANDS.get(command)
+    return spec is not None and (role == "director" or role in spec.roles)
+
+
+def _check_command(core: TableCore, ev: ConsoleCommand) -> Spec:
+    spec = COMMANDS.get(ev.command)
+    if spec is None:
+        raise ConsoleCommandError(f"unknown command {ev.command[:40]!r}")
+    if ev.role not in ROLES:
+        raise ForbiddenCommand(f"role {ev.role[:20]!r} may not send commands")
+    if not role_may(ev.role, ev.command):
+        raise ForbiddenCommand(f"the {ev.role} may not {ev.command} (director only)")
+    if core.console.ended:
+        raise ConsoleRefused("the tournament has ended: a new one is being set up")
+    if ev.request and ev.request in core.console.requests:
+        raise ConsoleRefused("request already applied")
+    if not isinstance(ev.args, dict):
+        raise ConsoleCommandError("args must be an object")
+    return spec
+
+
+class Refusal(str):
+    """The one-line reason a command is refused, with its ``kind``: ``"bad_request"`` (a
+    malformed argument), ``"forbidden"`` (the role may not) or ``"refused"`` (it does not
+    fit the table now)."""
+
+    kind: str = "refused"
+
+    def __new__(cls, text: str, kind: str = "refused") -> Refusal:
+        obj = super().__new__(cls, text)
+        obj.kind = kind
+        return obj
+
+
+def precheck(core: TableCore, event: Event) -> Refusal | None:
+    """Why a console command would be refused now, or None if it fits (and for any other
+    event).  Changes nothing: the command is tried on a copy of the core."""
+    if not isinstance(event, ConsoleCommand):
+        return None
+    try:
+        _check_command(core, event)
+        _dry_copy(core).apply(event)
+    except (PokerTableError, ValueError, KeyError, TypeError) as exc:
+        text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
+        kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, KeyError, TypeError))
+                else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
+        return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
+    return None
+
+
+def _dry_copy(core: TableCore) -> TableCore:
+    """A copy of ``core`` to try a command on: its snapshot restored over the same
+    (immutable) structure and deck registry, without parsing the structure again."""
+    from engine.tournament.tournament import Tournament
+
+    clone = type(core)(core.settings, Tournament(core.tournament.structure), core.registry)
+    clone._load(core.snapshot())
+    return clone
+
+
+def apply_command(core: TableCore, ev: ConsoleCommand) -> list[Effect]:
+    """Apply one console command to ``core``; the audit gets an entry.
+
+    Raises:
+        ConsoleCommandError, ConsoleRefused, ForbiddenCommand, or the engine's own errors
+        (:class:`engine.errors.IllegalActionError` naming what is legal).
+    """
+    spec = _check_command(core, ev)
+    effects, detail = spec.run(core, dict(ev.args), ev.t)
+    entry = {"n": len(core.console.audit) + 1, "at": ev.at, "t": ev.t, "role": ev.role,
+             "token": ev.token, "command": ev.command,
+             "args": spec.public_args(dict(ev.args)), "detail": detail}
+    core.console.audit.append(entry)
+    if ev.request:
+        core.console.requests.append(ev.request)
+    return effects + [LogLine("INFO", f"console {ev.role} {ev.token}: {ev.command}: {detail}")]
+
+
+def after_event(core: TableCore, t: float) -> list[Effect]:
+    """After any event: fold an away player who is to act (TDA: an absent player is dealt
+    in and posts, and the hand is killed when action reaches them), and note a color-up
+    for the director to confirm."""
+    effects = fold_away(core, t)
+    done = len(core.tournament.colored_up)
+    if done > core.console.color_up_seen:
+        core.console.color_up_seen = done
+        core.console.color_up_pending = True
+    return effects

@@ -1,0 +1,522 @@
+"""The console's commands, one function each: ``run(core, args, t) -> (effects, detail)``.
+
+Each checks its arguments and the table's state and raises (changing nothing) when the
+command does not fit; ``detail`` is the one line the audit list shows.  Chips are ints,
+seats 1-based, times in seconds.  Rules: an absent player is dealt in and their hand is
+killed when action reaches them (TDA 30); stacks are corrected between hands only; a
+pot awarded by hand is split as at showdown, odd chips first to the left of the button
+(TDA 20-A).  Dispatch and audit: :mod:`engine.table.console`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import parse_cards
+from engine.effects import Alert, Effect, Notice
+from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
+from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check_name
+
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
+
+Result = tuple[list[Effect], str]
+MAX_REASON = 200
+DECLARED = ("boxed_card", "wrong_seat", "seat_skipped", "button_out_of_position",
+            "exposed_card")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A command: who may send it besides the director, and what it does.  ``secret``
+    names arguments the audit never shows (a keyed hole card)."""
+
+    run: Callable[[TableCore, dict[str, Any], float], Result]
+    roles: tuple[str, ...] = ()
+    secret: tuple[str, ...] = ()
+
+    def public_args(self, args: dict[str, Any]) -> dict[str, Any]:
+        return {k: ("(hidden)" if k in self.secret else v) for k, v in args.items()}
+
+
+# --- arguments --------------------------------------------------------------------------
+def _int(args: dict[str, Any], key: str, lo: int, hi: int) -> int:
+    value = args.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConsoleCommandError(f"{key} must be a whole number, got {str(value)[:20]!r}")
+    if not lo <= value <= hi:
+        raise ConsoleCommandError(f"{key} must be {lo}..{hi}, got {value}")
+    return value
+
+
+def _text(args: dict[str, Any], key: str, *, required: bool = True) -> str:
+    value = args.get(key, "")
+    if not isinstance(value, str):
+        raise ConsoleCommandError(f"{key} must be text")
+    text = " ".join(value.split())
+    if required and not text:
+        raise ConsoleCommandError(f"give a {key}")
+    if len(text) > MAX_REASON:
+        raise ConsoleCommandError(f"{key} has at most {MAX_REASON} characters")
+    if any(ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069
+           for ch in text):
+        raise ConsoleCommandError(f"{key} must not hold control or direction characters")
+    return text
+
+
+def _seat(core: TableCore, args: dict[str, Any]) -> int:
+    seat = _int(args, "seat", 1, 10)
+    if seat not in core.tournament.stacks():
+        raise ConsoleRefused(f"no player in seat {seat}")
+    return seat
+
+
+def _no_args(args: dict[str, Any]) -> None:
+    if args:
+        raise ConsoleCommandError(f"no arguments expected, got {', '.join(sorted(args))[:60]}")
+
+
+def _between_hands(core: TableCore) -> None:
+    if core.in_hand or (core.proc is not None and core.proc.stopped):
+        raise ConsoleRefused("finish the hand first")
+
+
+def _name_of(core: TableCore, seat: int) -> str:
+    return str(core.names().get(seat, f"seat {seat}"))
+
+
+def _all_names(core: TableCore) -> set[str]:
+    tour = core.tournament
+    return {e.name.casefold() for e in tour.entrants if e.round == _next_round(core)
+            and e.active} | {n.casefold() for n in core.console.waiting}
+
+
+def _next_round(core: TableCore) -> int:
+    """The round a registration now is for (0 without qualifiers)."""
+    tour = core.tournament
+    if tour.structure.qualifiers is None:
+        return 0
+    return int(tour.round + 1 if (tour.round_over or not tour.clock.started) else tour.round)
+
+
+def _free_seats(core: TableCore) -> list[int]:
+    tour = core.tournament
+    rnd = _next_round(core)
+    taken = {e.seat for e in tour.entrants if e.active and e.round == rnd}
+    seats = core.settings.seats or tuple(range(1, 11))
+    return [s for s in seats if s not in taken]
+
+
+def _rng(core: TableCore, purpose: str) -> random.Random:
+    return random.Random(f"{core.settings.seed}:{purpose}:{len(core.tournament.entrants)}")
+
+
+# --- players ----------------------------------------------------------------------------
+def register(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    name = check_name(args.get("name"))
+    tour = core.tournament
+    if tour.clock.started and tour.structure.qualifiers is None:
+        raise ConsoleRefused("the tournament has started: make a late entry")
+    if not tour.registration_open():
+        raise ConsoleRefused("registration is closed until this round is over")
+    if name.casefold() in _all_names(core):
+        raise ConsoleRefused(f"{name} is already registered")
+    if not _drawn(core):
+        if len(core.console.waiting) + 1 > len(_free_seats(core)):
+            raise ConsoleRefused("every seat is taken")
+        core.console.waiting.append(name)
+        return [Notice(f"{name} registered")], f"{name} waits for the seat draw"
+    seat = _draw_one(core)
+    e = tour.register(name, seat, now=t)
+    return [Notice(f"{e.name}: seat {seat}")], f"{e.name} drawn to seat {seat}"
+
+
+def _drawn(core: TableCore) -> bool:
+    rnd = _next_round(core)
+    return any(e.round == rnd for e in core.tournament.entrants)
+
+
+def _draw_one(core: TableCore) -> int:
+    free = _free_seats(core)
+    if not free:
+        raise ConsoleRefused("every seat is taken")
+    return _rng(core, "seat").choice(free)
+
+
+def seat_draw(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    _no_args(args)
+    waiting = core.console.waiting
+    if not waiting:
+        raise ConsoleRefused("nobody is waiting for a seat: register players first")
+    free = _free_seats(core)
+    rng = _rng(core, "draw")
+    seats = rng.sample(free, len(waiting))
+    pairs = sorted(zip(seats, waiting, strict=True))
+    for seat, name in pairs:
+        core.tournament.register(name, seat, now=t)
+    core.console.waiting = []
+    words = ", ".join(f"{seat} {name}" for seat, name in pairs)
+    core.tournament.notices = [f"Seat draw: {words}"]
+    return [Notice(f"Seat draw: {words}")], f"seat draw: {words}"
+
+
+def start(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    _no_args(args)
+    tour = core.tournament
+    if core.console.waiting:
+        raise ConsoleRefused(f"draw the seats first: {len(core.console.waiting)} "
+                             "players are waiting")
+    if tour.structure.qualifiers is not None and tour.clock.started and not tour.round_over:
+        raise ConsoleRefused(f"round {tour.round} is still being played")
+    if tour.structure.qualifiers is None and tour.clock.started:
+        raise ConsoleRefused("the tournament has started")
+    effects = core._clock_effects(tour.start(t))
+    tour.notices = []
+    if tour.structure.qualifiers is not None:
+        from engine.table.positions import Positions
+
+        core.pos = Positions()  # a new round draws for the button again
+        return effects, f"round {tour.round} started with {len(tour.active())} players"
+    return effects, f"tournament started with {len(tour.active())} players"
+
+
+def start_round(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    if core.tournament.structure.qualifiers is None:
+        raise ConsoleRefused("this structure has no qualifiers: use start")
+    return start(core, args, t)
+
+
+def late_entry_preview(core: TableCore) -> dict[str, Any]:
+    """``{"open": bool, "level": N, "chips": C, "deduction": D}``: the stack a late
+    entry gets now (the structure's starting stack less the house's deduction for the
+    level being played; docs/tournament.md)."""
+    tour = core.tournament
+    started = tour.clock.started and tour.structure.qualifiers is None
+    level = tour.clock.level.number if started else 0
+    deduction = tour.structure.late_deduction(level) if started else 0
+    return {"open": bool(started and tour.registration_open()), "level": level,
+            "chips": tour.structure.starting_stack - deduction, "deduction": deduction}
+
+
+def late_entry(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    name = check_name(args.get("name"))
+    preview = late_entry_preview(core)
+    tour = core.tournament
+    if not (tour.clock.started and tour.structure.qualifiers is None):
+        raise ConsoleRefused("the tournament has not started: register the player")
+    if not preview["open"]:
+        raise ConsoleRefused(tour._closed_reason())
+    if "chips" in args and _int(args, "chips", 0, 10**12) != preview["chips"]:
+        raise ConsoleRefused(f"the late-entry stack is now {preview['chips']} (level "
+                             f"{preview['level']}, deduction {preview['deduction']}): "
+                             "confirm again")
+    if name.casefold() in _all_names(core):
+        raise ConsoleRefused(f"{name} is already registered")
+    seat = _draw_one(core)
+    e = tour.register(name, seat, now=t)
+    return ([Notice(f"{e.name} joins in seat {seat} with {e.chips}")],
+            f"{e.name} late entry at level {e.level_number}, seat {seat}: {e.chips} chips "
+            f"(deduction {e.deduction})")
+
+
+def away(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    seat = _seat(core, args)
+    if seat in core.console.away:
+        raise ConsoleRefused(f"seat {seat} is already away")
+    core.console.away.append(seat)
+    return fold_away(core, t), f"seat {seat} {_name_of(core, seat)} away"
+
+
+def back(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    seat = _seat(core, args)
+    if seat not in core.console.away:
+        raise ConsoleRefused(f"seat {seat} is not away")
+    core.console.away.remove(seat)
+    return [], f"seat {seat} {_name_of(core, seat)} back"
+
+
+def fold_away(core: TableCore, t: float) -> list[Effect]:
+    """Kill the hand of an away player who is to act (check when checking is free)."""
+    away = [s for s in core.console.away if s in core.tournament.stacks()]
+    core.console.away = away
+    effects: list[Effect] = []
+    while core.in_hand and core.hand is not None and core.hand.actor in away:
+        seat = core.hand.actor
+        legal = core.hand.legal_actions()
+        action = "check_call" if legal.can_check else "fold"
+        effects += core._player_action(PlayerAction(t=t, seat=seat, action=action))
+    return effects
+
+
+def remove(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    reason = _text(args, "reason")
+    _between_hands(core)
+    seat = _seat(core, args)
+    name, chips = _name_of(core, seat), core.tournament.stacks()[seat]
+    effects = core._clock_effects(core.tournament.eliminate(t, seat))
+    return effects, f"seat {seat} {name} removed ({reason}); {chips} chips out of play"
+
+
+def eliminate(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    seat = _seat(core, args)
+    name = _name_of(core, seat)
+    effects = core._command(DealerCommand(t=t, command="eliminate", args={"seat": seat}))
+    return effects, f"seat {seat} {name} eliminated"
+
+
+def undo_elimination(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    _no_args(args)
+    effects = core._command(DealerCommand(t=t, command="undo_elimination"))
+    return effects, "; ".join(getattr(e, "text", "") for e in effects
+                              if isinstance(e, Notice)) or "elimination undone"
+
+
+# --- chips ------------------------------------------------------------------------------
+def _actor(core: TableCore, args: dict[str, Any]) -> int:
+    seat = _int(args, "seat", 1, 10)
+    hand = core.hand
+    if not core.in_hand or hand is None:
+        raise ConsoleRefused("no hand is being played")
+    if hand.actor is None:
+        raise ConsoleRefused("nobody is to act now (cards are due)")
+    if hand.actor != seat:
+        raise ConsoleRefused(f"seat {seat} is not to act: seat {hand.actor} is")
+    return seat
+
+
+def bet(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    seat = _actor(core, args)
+    amount = _int(args, "amount", 1, 10**12)
+    effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_raise",
+                                               amount=amount))
+    return effects, f"seat {seat} bets or raises to {amount}"
+
+
+def all_in(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    seat = _actor(core, args)
+    legal = core.hand.legal_actions()
+    if legal.max_raise_to is not None:
+        amount = legal.max_raise_to
+        effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_raise",
+                                                   amount=amount))
+        return effects, f"seat {seat} all-in to {amount}"
+    effects = core._player_action(PlayerAction(t=t, seat=seat, action="check_call"))
+    return effects, f"seat {seat} calls all-in"
+
+
+def _keyed_action(action: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
+    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+        seat = _actor(core, args)
+        effects = core._player_action(PlayerAction(t=t, seat=seat, action=action))
+        return effects, f"seat {seat} {'folds' if action == 'fold' else 'checks or calls'}"
+    return run
+
+
+def _showdown(action: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
+    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+        seat = _int(args, "seat", 1, 10)
+        hand = core.hand
+        if hand is None or seat not in hand.showdown_pending:
+            raise ConsoleRefused(f"seat {seat} has no hand to {action} now")
+        effects = core._player_action(PlayerAction(t=t, seat=seat, action=action))
+        return effects, f"seat {seat} {action}s"
+    return run
+
+
+def stack(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    chips = _int(args, "chips", 1, 10**12)
+    reason = _text(args, "reason")
+    _between_hands(core)
+    seat = _seat(core, args)
+    before = core.tournament.stacks()[seat]
+    if chips == before:
+        raise ConsoleRefused(f"seat {seat} already has {chips}")
+    core.tournament.correct_stacks({seat: chips})
+    return ([Notice(f"Seat {seat}: stack corrected to {chips}")],
+            f"seat {seat} {_name_of(core, seat)}: {before} -> {chips} ({reason})")
+
+
+def award(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    from engine.table.console_award import award_by_hand
+
+    seats = args.get("seats")
+    if not isinstance(seats, list) or not seats or len(seats) > 10:
+        raise ConsoleCommandError("seats must be a list of 1..10 seat numbers")
+    winners = [_int({"seat": s}, "seat", 1, 10) for s in seats]
+    if len(set(winners)) != len(winners):
+        raise ConsoleCommandError("a seat is named twice")
+    return award_by_hand(core, winners, t)
+
+
+def confirm_color_up(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    _no_args(args)
+    if not core.console.color_up_pending:
+        raise ConsoleRefused("no color-up is waiting for confirmation")
+    core.console.color_up_pending = False
+    return [Notice("Color-up confirmed")], "color-up confirmed"
+
+
+# --- clock ------------------------------------------------------------------------------
+def _clock(command: str, words: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
+    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+        _no_args(args)
+        clock = core.tournament.clock
+        if not clock.started:
+            raise ConsoleRefused("the clock has not started")
+        if (command == "pause") == (clock.paused_at is not None):
+            raise ConsoleRefused(f"the clock is already {'paused' if clock.paused_at else 'running'}")
+        return core._command(DealerCommand(t=t, command=command)) + [
+            Alert("paused" if command == "pause" else "resumed")], words
+    return run
+
+
+def add_time(core: TableCore, args: dict[str, Any], t: float, sign: int = 1) -> Result:
+    seconds = _int(args, "seconds", -36000, 36000) * sign
+    if seconds == 0:
+        raise ConsoleCommandError("seconds must not be 0")
+    if not core.tournament.clock.started:
+        raise ConsoleRefused("the clock has not started")
+    effects = core._command(DealerCommand(t=t, command="add_time", args={"seconds": seconds}))
+    return effects, f"{'added' if seconds > 0 else 'removed'} {abs(seconds)} seconds"
+
+
+def remove_time(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    if _int(args, "seconds", 1, 36000) <= 0:  # pragma: no cover - range checked
+        raise ConsoleCommandError("seconds must be above 0")
+    return add_time(core, args, t, sign=-1)
+
+
+def jump_level(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    number = _int(args, "level", 1, 1000)
+    levels = core.tournament.clock.structure.levels
+    index = next((lv.index for lv in levels if lv.number == number and not lv.is_break), None)
+    if index is None:
+        raise ConsoleRefused(f"no level {number}; levels are 1..{max(lv.number for lv in levels)}")
+    _between_hands(core)
+    effects = core._command(DealerCommand(t=t, command="jump_level", args={"index": index}))
+    return effects, f"jumped to level {number}"
+
+
+def level_length(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    minutes = _int(args, "minutes", 1, 240)
+    tour = core.tournament
+    if tour.structure.qualifiers is not None:
+        raise ConsoleRefused("the rounds of this structure have fixed lengths")
+    first = tour.clock.index + (1 if tour.clock.started else 0)
+    if first >= len(tour.clock.structure.levels):
+        raise ConsoleRefused("no level is left to change")
+    core.console.level_minutes = [first, minutes]
+    apply_level_length(core)
+    return [Notice(f"Levels from now on: {minutes} minutes")], \
+        f"remaining levels {minutes} minutes each"
+
+
+def apply_level_length(core: TableCore) -> None:
+    """Give the remaining levels tonight's length (``console.level_minutes``; after a
+    restore too: the structure file is unchanged)."""
+    if core.console.level_minutes is None:
+        return
+    first, minutes = core.console.level_minutes
+    tour = core.tournament
+    levels = tuple(dataclasses.replace(lv, minutes=float(minutes))
+                   if lv.index >= first and not lv.is_break and lv.minutes is not None else lv
+                   for lv in tour.structure.levels)
+    tour.structure = dataclasses.replace(tour.structure, levels=levels)
+    tour.clock.structure = tour.structure
+
+
+# --- dealing ----------------------------------------------------------------------------
+def declare(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    kind = args.get("kind")
+    if kind not in DECLARED:
+        raise ConsoleCommandError(f"kind must be one of {', '.join(DECLARED)}")
+    extra = set(args) - {"kind", "seat", "draw"}
+    if extra:
+        raise ConsoleCommandError(f"unknown argument {sorted(extra)[0][:20]!r}")
+    seat = _int(args, "seat", 1, 10) if args.get("seat") is not None else None
+    draw = _int(args, "draw", 1, 1000) if args.get("draw") is not None else None
+    if kind in ("wrong_seat", "seat_skipped", "button_out_of_position") and seat is None:
+        raise ConsoleCommandError(f"{kind} needs a seat")
+    effects = core._shoe_event(Declaration(t=t, kind=kind, seat=seat, draw=draw))
+    return effects, f"declared {kind.replace('_', ' ')}" + (f" seat {seat}" if seat else "")
+
+
+def _ruling(kind: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
+    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+        note = _text(args, "note", required=kind == "override_ruling")
+        if core.proc is None or core.proc.pending_ruling is None:
+            raise ConsoleRefused("no ruling is waiting")
+        effects = core._shoe_event(Declaration(t=t, kind=kind, note=note))
+        return effects, f"ruling {'overridden' if kind == 'override_ruling' else 'confirmed'}" \
+            + (f" ({note})" if note else "")
+    return run
+
+
+def next_hand(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    _no_args(args)
+    if not core.tournament.clock.started:
+        raise ConsoleRefused("start the tournament first")
+    return core._dealer_button(DealerButton(t=t, button="next_hand")), "next hand"
+
+
+def card(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    text = args.get("card")
+    if not isinstance(text, str) or len(text) > 3:
+        raise ConsoleCommandError("card must be like \"As\" or \"Td\"")
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise ConsoleCommandError("key one card")
+    if core.proc is None or not core.in_hand:
+        raise ConsoleRefused("no hand is being dealt: next hand first")
+    uid = core.registry.uid_of(cards[0])
+    effects = core._shoe_event(CardDrawn(t=t, uid=uid, draw=core.shoe_draws + 1))
+    core.console.keyed_hand = core.hand_number
+    return effects, f"card keyed by hand (draw {core.shoe_draws})"
+
+
+def undo(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    _no_args(args)
+    return core._undo(), "last action undone"
+
+
+def end_tournament(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    """The night is over: the service archives this tournament and starts a new one
+    (``structure``: a preset for the new one; default the same)."""
+    from engine.tournament.structure_file import preset_names
+
+    structure = args.get("structure")
+    if structure is not None and structure not in preset_names():
+        raise ConsoleCommandError(f"structure must be one of {', '.join(preset_names())}")
+    extra = set(args) - {"structure"}
+    if extra:
+        raise ConsoleCommandError(f"unknown argument {sorted(extra)[0][:20]!r}")
+    _between_hands(core)
+    core.console.ended = True
+    tour = core.tournament
+    return [Notice("The tournament has ended")], \
+        f"tournament ended after {tour.hands_played} hands; {len(tour.active())} still in"
+
+
+DEALER = ("dealer",)
+COMMANDS: dict[str, Spec] = {
+    "register": Spec(register), "seat_draw": Spec(seat_draw), "start": Spec(start),
+    "start_round": Spec(start_round), "late_entry": Spec(late_entry), "away": Spec(away),
+    "back": Spec(back), "remove": Spec(remove), "eliminate": Spec(eliminate),
+    "undo_elimination": Spec(undo_elimination),
+    "bet": Spec(bet, DEALER), "all_in": Spec(all_in, DEALER),
+    "fold": Spec(_keyed_action("fold"), DEALER), "call": Spec(_keyed_action("check_call"),
+                                                              DEALER),
+    "show": Spec(_showdown("show"), DEALER), "muck": Spec(_showdown("muck"), DEALER),
+    "stack": Spec(stack), "award": Spec(award), "confirm_color_up": Spec(confirm_color_up),
+    "pause": Spec(_clock("pause", "clock paused")),
+    "resume": Spec(_clock("resume", "clock resumed")),
+    "add_time": Spec(add_time), "remove_time": Spec(remove_time),
+    "jump_level": Spec(jump_level), "level_length": Spec(level_length),
+    "declare": Spec(declare, DEALER), "confirm_ruling": Spec(_ruling("confirm_ruling"), DEALER),
+    "override_ruling": Spec(_ruling("override_ruling"), DEALER),
+    "next_hand": Spec(next_hand, DEALER), "card": Spec(card, DEALER, secret=("card",)),
+    "undo": Spec(undo, DEALER), "end_tournament": Spec(end_tournament),
+}

@@ -1,0 +1,130 @@
+"""From a console request to the service loop and back: :class:`Gate`.
+
+A request's command becomes an :class:`engine.events.ConsoleCommand` (stamped with the
+service clock, the role, the token id, the UTC time and the request id) put on the loop's
+one queue; the request waits for the loop's verdict, which the loop hands back through
+:meth:`Gate.resolve` (an observer of the loop, on the loop's thread).  The gate also builds
+the role documents (on the loop's thread) and keeps the full audit list for ``/api/audit``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import ConsoleCommand, Event
+from pi_app.console.auth import Pairing, TokenInfo, TokenStore
+
+ANSWER_TIMEOUT = 10.0  #: seconds a request waits for the loop
+STATUS = {"bad_request": 400, "forbidden": 403, "refused": 409}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The loop's answer: ``verdict`` (applied, rejected, refused), ``reason`` (one line),
+    ``status`` (HTTP), ``seq`` (journal record of an applied command), ``detail`` (audit)."""
+
+    verdict: str
+    reason: str | None
+    status: int
+    seq: int | None = None
+    detail: str | None = None
+
+
+class Gate:
+    """Commands in, verdicts and role documents out (see the module docstring)."""
+
+    def __init__(self, loop: Any, state_dir: Any) -> None:
+        self.loop = loop
+        self.tokens = TokenStore(state_dir)
+        self.pairing = Pairing()
+        self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[Verdict]]] = {}
+        self._lock = threading.Lock()
+        self.audit: list[dict[str, Any]] = []
+
+    # --- auth ---------------------------------------------------------------------------
+    def role_of(self, token: str | None) -> str | None:
+        info = self.tokens.check(token)
+        return info.role if info is not None else None
+
+    # --- commands -----------------------------------------------------------------------
+    async def submit(self, command: str, args: dict[str, Any], who: TokenInfo,
+                     request: str | None) -> Verdict:
+        """Put the command on the loop's queue and wait for its verdict."""
+        rid = request or uuid.uuid4().hex
+        aloop = asyncio.get_running_loop()
+        fut: asyncio.Future[Verdict] = aloop.create_future()
+        with self._lock:
+            if rid in self._pending:
+                return Verdict("refused", "the same request is being applied", 409)
+            self._pending[rid] = (aloop, fut)
+        at = dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        event = ConsoleCommand(t=self.loop.clock.now(), command=command, args=args,
+                               role=who.role, token=who.id, at=at, request=rid)
+        self.loop.put(event)
+        try:
+            return await asyncio.wait_for(fut, ANSWER_TIMEOUT)
+        except TimeoutError:
+            return Verdict("timeout", "the table did not answer in time", 503)
+        finally:
+            with self._lock:
+                self._pending.pop(rid, None)
+
+    def resolve(self, event: Event, verdict: str | None, reason: str | None,
+                detail: str | None = None) -> None:
+        """The loop's verdict on ``event`` (loop thread): answers its request, if waiting."""
+        if not isinstance(event, ConsoleCommand):
+            return
+        with self._lock:
+            waiting = self._pending.get(event.request)
+        if waiting is None:
+            return
+        if verdict == "applied":
+            audit = self.loop.core.console.audit
+            answer = Verdict("applied", None, 200, self.loop.journal.last_seq,
+                             detail or (audit[-1]["detail"] if audit else None))
+        else:
+            kind = getattr(reason, "kind", "refused")
+            status = 503 if reason and reason.startswith("journal unavailable") else \
+                STATUS.get(kind, 409)
+            answer = Verdict(verdict or "refused", str(reason or "refused"), status)
+        aloop, fut = waiting
+        aloop.call_soon_threadsafe(_settle, fut, answer)
+
+    # --- documents (loop thread) --------------------------------------------------------
+    def role_documents(self, core: Any, public: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        """``{"director": doc, "dealer": doc}``: the public document plus ``console``."""
+        from engine.table.console_commands import late_entry_preview
+
+        console = core.console
+        if len(console.audit) != len(self.audit):
+            self.audit = [dict(a) for a in console.audit]
+        hand = core.hand if core.in_hand else None
+        legal = hand.legal_actions() if hand is not None and hand.actor is not None else None
+        ruling = core.proc.ruling_view() if core.proc is not None else None
+        extra = {
+            "audit": self.audit[-50:], "waiting": list(console.waiting),
+            "late_entry": late_entry_preview(core),
+            "actor": hand.actor if hand is not None else None,
+            "legal": None if legal is None else {
+                "can_fold": legal.can_fold, "can_check": legal.can_check,
+                "call_amount": legal.call_amount, "min_raise_to": legal.min_raise_to,
+                "max_raise_to": legal.max_raise_to},
+            "ruling": None if ruling is None else {"words": ruling.words, "rule": ruling.rule,
+                                                   "instruction": ruling.instruction,
+                                                   "status": ruling.status},
+            "color_up_pending": console.color_up_pending,
+            "shoe_online": "shoe" not in core.offline, "away": sorted(console.away),
+            "in_hand": core.in_hand,
+        }
+        return {role: {**public, "role": role, "console": extra}
+                for role in ("director", "dealer")}
+
+
+def _settle(fut: asyncio.Future[Verdict], answer: Verdict) -> None:
+    if not fut.done():
+        fut.set_result(answer)

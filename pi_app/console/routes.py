@@ -1,0 +1,301 @@
+"""The console's API routes: one path per command (docs/design/console.md).
+
+Every POST is checked in this order, and the first problem is the answer (nothing is
+put on the queue, nothing is journaled): an ``Origin`` that is not the console's own
+(403), a body over 4 kB (413), not ``application/json`` (415), no valid bearer token
+(401), a role that may not (403), a body that is not a JSON object of the command's fields
+with the right types (400).  Then the loop's verdict: 200, or the engine's reason (409, or
+400/403 for what only the engine can tell).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.table.console import role_may
+from engine.tournament.results import rows_csv
+from pi_app.console.auth import PAIRED_TTL, TokenError, TokenInfo
+
+MAX_BODY = 4096
+MAX_KEY = 100
+
+#: path -> (engine command, {field: (types, required)})
+_INT, _STR, _LIST = (int,), (str,), (list,)
+COMMAND_PATHS: dict[str, tuple[str, dict[str, tuple[tuple[type, ...], bool]]]] = {
+    "register": ("register", {"name": (_STR, True)}),
+    "seat-draw": ("seat_draw", {}),
+    "start": ("start", {}),
+    "late-entry": ("late_entry", {"name": (_STR, True), "chips": (_INT, False)}),
+    "away": ("away", {"seat": (_INT, True)}),
+    "back": ("back", {"seat": (_INT, True)}),
+    "remove": ("remove", {"seat": (_INT, True), "reason": (_STR, True)}),
+    "eliminate": ("eliminate", {"seat": (_INT, True)}),
+    "undo-elimination": ("undo_elimination", {}),
+    "bet": ("bet", {"seat": (_INT, True), "amount": (_INT, True)}),
+    "all-in": ("all_in", {"seat": (_INT, True)}),
+    "fold": ("fold", {"seat": (_INT, True)}),
+    "call": ("call", {"seat": (_INT, True)}),
+    "show": ("show", {"seat": (_INT, True)}),
+    "muck": ("muck", {"seat": (_INT, True)}),
+    "stack": ("stack", {"seat": (_INT, True), "chips": (_INT, True), "reason": (_STR, True)}),
+    "award": ("award", {"seats": (_LIST, True)}),
+    "color-up/confirm": ("confirm_color_up", {}),
+    "pause": ("pause", {}),
+    "resume": ("resume", {}),
+    "add-time": ("add_time", {"seconds": (_INT, True)}),
+    "remove-time": ("remove_time", {"seconds": (_INT, True)}),
+    "jump-level": ("jump_level", {"level": (_INT, True)}),
+    "level-length": ("level_length", {"minutes": (_INT, True)}),
+    "declare": ("declare", {"kind": (_STR, True), "seat": (_INT, False),
+                            "draw": (_INT, False)}),
+    "ruling/confirm": ("confirm_ruling", {}),
+    "ruling/override": ("override_ruling", {"note": (_STR, True)}),
+    "next-hand": ("next_hand", {}),
+    "card": ("card", {"card": (_STR, True)}),
+    "undo": ("undo", {}),
+    "round/start": ("start_round", {}),
+    "new-tournament": ("end_tournament", {"structure": (_STR, False)}),
+}
+
+
+class Refused(Exception):
+    """An HTTP refusal: ``status`` and one line."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _error(status: int, message: str) -> Any:
+    from starlette.responses import JSONResponse
+
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def check_fields(fields: dict[str, tuple[tuple[type, ...], bool]], body: Any) -> dict[str, Any]:
+    """``body`` as the command's arguments.
+
+    Raises:
+        Refused: 400 naming the first field that is missing, unknown or of the wrong type.
+    """
+    if not isinstance(body, dict):
+        raise Refused(400, "the body must be a JSON object")
+    for key in body:
+        if key not in fields:
+            raise Refused(400, f"unknown field {str(key)[:30]!r}")
+    for key, (types, required) in fields.items():
+        if key not in body:
+            if required:
+                raise Refused(400, f"missing field {key!r}")
+            continue
+        value = body[key]
+        if isinstance(value, bool) or not isinstance(value, types):
+            word = {int: "a whole number", str: "text", list: "a list"}[types[0]]
+            raise Refused(400, f"{key} must be {word}")
+    return dict(body)
+
+
+def parse_json(raw: bytes) -> Any:
+    """The JSON value of ``raw``.
+
+    Raises:
+        Refused: 400 when it is not UTF-8 JSON.
+    """
+    try:
+        return json.loads(raw.decode("utf-8") or "null")
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refused(400, "the body is not valid JSON") from None
+
+
+class Api:
+    """The request checks and handlers over a :class:`pi_app.console.commands.Gate`."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.gate = server.gate
+
+    def origin_ok(self, request: Any) -> bool:
+        origin = request.headers.get("origin")
+        if origin is None:
+            return True
+        host = request.headers.get("host", "")
+        return origin in (f"http://{host}", f"https://{host}")
+
+    async def body(self, request: Any) -> Any:
+        """The checked JSON body (Origin, size, type, then JSON)."""
+        return parse_json(await self.raw(request))
+
+    async def raw(self, request: Any) -> bytes:
+        """The body's bytes, after the Origin, size and type checks."""
+        if not self.origin_ok(request):
+            raise Refused(403, "cross-site request refused (Origin is not this console)")
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            raise Refused(413, f"the body is over {MAX_BODY} bytes")
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise Refused(415, "send Content-Type: application/json")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise Refused(413, f"the body is over {MAX_BODY} bytes")
+        return raw
+
+    def who(self, request: Any) -> TokenInfo:
+        auth = request.headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            raise Refused(401, "log in: send Authorization: Bearer <token>")
+        info = self.gate.tokens.check(token.strip())
+        if info is None:
+            raise Refused(401, "unknown, expired or revoked token")
+        return info
+
+    def key(self, request: Any) -> str | None:
+        key = request.headers.get("idempotency-key")
+        if key is None:
+            return None
+        if not 1 <= len(key) <= MAX_KEY or not key.isprintable():
+            raise Refused(400, f"Idempotency-Key must be 1..{MAX_KEY} printable characters")
+        return key
+
+    def command_handler(self, command: str, fields: dict[str, Any]) -> Any:
+        from starlette.responses import JSONResponse
+
+        async def handle(request: Any) -> Any:
+            try:
+                raw = await self.raw(request)
+                who = self.who(request)
+                if not role_may(who.role, command):
+                    raise Refused(403, f"the {who.role} may not {command.replace('_', ' ')}")
+                args = check_fields(fields, parse_json(raw))
+                key = self.key(request)
+            except Refused as r:
+                return _error(r.status, r.message)
+            v = await self.gate.submit(command, args, who, key)
+            if v.status != 200:
+                return _error(v.status, v.reason or v.verdict)
+            return JSONResponse({"ok": True, "verdict": v.verdict, "command": command,
+                                 "seq": v.seq, "detail": v.detail})
+        return handle
+
+    # --- auth endpoints -----------------------------------------------------------------
+    async def pair(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        try:
+            body = check_fields({"code": (_STR, True)}, await self.body(request))
+        except Refused as r:
+            return _error(r.status, r.message)
+        pairing = self.gate.pairing
+        if pairing.limited():
+            return _error(429, "too many wrong pairing codes: wait a minute")
+        if not pairing.try_code(body["code"]):
+            return _error(401, "wrong or expired pairing code")
+        token, info = self.gate.tokens.mint("director", PAIRED_TTL)
+        return JSONResponse(_token_doc(token, info))
+
+    async def open_pairing(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        try:
+            check_fields({}, await self.body(request))
+            self._director(request)
+        except Refused as r:
+            return _error(r.status, r.message)
+        code, seconds = self.gate.pairing.open()
+        return JSONResponse({"code": code, "url": self.server.pairing_url(
+            code, request.headers.get("host")), "expires_in": seconds})
+
+    def _director(self, request: Any) -> TokenInfo:
+        who = self.who(request)
+        if who.role != "director":
+            raise Refused(403, f"the {who.role} may not manage tokens (director only)")
+        return who
+
+    async def mint(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        try:
+            body = check_fields({"role": (_STR, True), "ttl_seconds": (_INT, False)},
+                                await self.body(request))
+            self._director(request)
+            token, info = self.gate.tokens.mint(body["role"], body.get("ttl_seconds",
+                                                                       PAIRED_TTL))
+        except Refused as r:
+            return _error(r.status, r.message)
+        except TokenError as exc:
+            return _error(400, str(exc))
+        return JSONResponse(_token_doc(token, info))
+
+    async def revoke(self, request: Any) -> Any:
+        from starlette.responses import JSONResponse
+
+        try:
+            body = check_fields({"id": (_STR, True)}, await self.body(request))
+            self._director(request)
+            info = self.gate.tokens.revoke(body["id"])
+        except Refused as r:
+            return _error(r.status, r.message)
+        except TokenError as exc:
+            return _error(409, str(exc))
+        return JSONResponse({"ok": True, "id": info.id, "revoked": True})
+
+    # --- reads --------------------------------------------------------------------------
+    def _doc(self, role: str) -> dict[str, Any]:
+        text = self.server.pusher.document(role)
+        if text is None:
+            raise Refused(503, "the table is starting")
+        return json.loads(text)
+
+    def read(self, what: str) -> Any:
+        from starlette.responses import JSONResponse, PlainTextResponse
+
+        async def handle(request: Any) -> Any:
+            try:
+                if what in ("state", "audit", "late-entry"):
+                    who = self.who(request)
+                    if what == "audit" and who.role != "director":
+                        raise Refused(403, f"the {who.role} may not read the audit list")
+                    doc = self._doc(who.role)
+                else:
+                    doc = self._doc("public")
+            except Refused as r:
+                return _error(r.status, r.message)
+            if what == "state":
+                return JSONResponse(doc)
+            if what == "audit":
+                return JSONResponse({"audit": list(self.gate.audit)})
+            if what == "late-entry":
+                return JSONResponse(doc["console"]["late_entry"])
+            if what == "results.csv":
+                return PlainTextResponse(rows_csv(doc["results"]), media_type="text/csv")
+            return JSONResponse({"results": doc["results"], "payouts": doc["payouts"],
+                                 "finished": doc["finished"]})
+        return handle
+
+
+def _token_doc(token: str, info: TokenInfo) -> dict[str, Any]:
+    return {"token": token, "id": info.id, "role": info.role, "expires_at": info.expires}
+
+
+def command_routes(server: Any) -> list[Any]:
+    """The API routes of ``server`` (a :class:`pi_app.console.server.ConsoleServer`)."""
+    from starlette.routing import Route
+
+    from pi_app.console.commands import Gate
+
+    server.gate = Gate(server.loop, server.state_dir)
+    api = Api(server)
+    routes = [Route(f"/api/{path}", api.command_handler(cmd, fields), methods=["POST"])
+              for path, (cmd, fields) in COMMAND_PATHS.items()]
+    routes += [Route("/api/pair", api.pair, methods=["POST"]),
+               Route("/api/pairing", api.open_pairing, methods=["POST"]),
+               Route("/api/tokens", api.mint, methods=["POST"]),
+               Route("/api/tokens/revoke", api.revoke, methods=["POST"])]
+    routes += [Route(f"/api/{what}", api.read(what), methods=["GET"])
+               for what in ("state", "audit", "late-entry", "results", "results.csv")]
+    return routes

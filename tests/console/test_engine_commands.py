@@ -1,0 +1,242 @@
+"""The console's commands on the pure table core (engine/table/console*.py): each applied
+command is audited, each refused one changes nothing, and the state survives a snapshot."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.errors import PokerTableError
+from engine.events import ConsoleCommand, ShoeStatus
+from engine.table.console import precheck
+from engine.table.console_commands import COMMANDS, late_entry_preview
+from engine.table.core import TableCore, TableSettings
+
+NAMES = ["Ann", "Bob", "Cyd", "Dee"]
+CARDS = ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c", "6s", "5d", "4h", "3c"]
+
+
+class Night:
+    """A core driven by console commands, with a running time."""
+
+    def __init__(self, structure: str = "gunpowder") -> None:
+        self.core = TableCore.new(TableSettings(players={}, seats=tuple(range(1, 10)),
+                                                structure=structure, profile="gunpowder"))
+        self.t = 0.0
+
+    def event(self, command: str, role: str = "director", **args) -> ConsoleCommand:
+        self.t += 1.0
+        return ConsoleCommand(t=self.t, command=command, args=args, role=role,
+                              token="t0k3n", at="2026-12-01T20:00:00Z")
+
+    def ok(self, command: str, role: str = "director", **args) -> str:
+        ev = self.event(command, role, **args)
+        assert precheck(self.core, ev) is None, precheck(self.core, ev)
+        self.core.apply(ev)
+        return self.core.console.audit[-1]["detail"]
+
+    def refused(self, command: str, role: str = "director", **args) -> str:
+        ev = self.event(command, role, **args)
+        before = self.core.snapshot()
+        reason = precheck(self.core, ev)
+        assert reason is not None
+        with pytest.raises(PokerTableError):
+            self.core.apply(ev)
+        after = self.core.snapshot()
+        for snap in (before, after):
+            snap.pop("last_t"), snap.pop("last_input_t"), snap["tournament"].pop("clock")
+        assert after == before
+        return reason
+
+    def seated(self, names=NAMES) -> list[int]:
+        for name in names:
+            self.ok("register", name=name)
+        self.ok("seat_draw")
+        return sorted(self.core.tournament.stacks())
+
+    def deal(self) -> None:
+        self.ok("next_hand", role="dealer")
+        for card in CARDS:
+            if self.core.hand.actor is not None:
+                return
+            self.ok("card", role="dealer", card=card)
+
+
+def test_registration_draw_start_and_the_audit():
+    n = Night()
+    assert n.ok("register", name="  Ann   Lee ") == "Ann Lee waits for the seat draw"
+    assert "already registered" in n.refused("register", name="ann lee")
+    assert "draw the seats first" in n.refused("start")
+    assert "at least two players" in (n.ok("seat_draw") and n.refused("start"))
+    n.ok("register", name="Bob")  # after the draw: a seat drawn at once
+    assert len(n.core.tournament.stacks()) == 2
+    assert "Seat draw" in n.core.screen_state().clock.notices[0]  # shown on the TV
+    n.ok("start")
+    assert not any("Seat draw" in x for x in n.core.screen_state().clock.notices)
+    audit = n.core.console.audit
+    assert [a["command"] for a in audit] == ["register", "seat_draw", "register", "start"]
+    assert all(a["role"] == "director" and a["token"] == "t0k3n" and a["at"] for a in audit)
+
+
+def test_roles_and_unknown_commands():
+    n = Night()
+    n.seated()
+    assert n.refused("stack", role="dealer", seat=1, chips=5, reason="x").kind == "forbidden"
+    assert n.refused("shuffle").kind == "bad_request"
+    assert n.refused("register", role="public", name="Zed").kind == "forbidden"
+    assert set(COMMANDS) >= {"register", "seat_draw", "start", "late_entry", "away", "back",
+                             "remove", "eliminate", "undo_elimination", "bet", "all_in",
+                             "stack", "award", "confirm_color_up", "pause", "resume",
+                             "add_time", "remove_time", "jump_level", "level_length",
+                             "declare", "confirm_ruling", "override_ruling", "start_round",
+                             "end_tournament", "undo"}
+
+
+def test_late_entry_shows_the_deduction_and_needs_it_confirmed():
+    n = Night()
+    n.seated()
+    n.ok("start")
+    n.ok("jump_level", level=2)
+    preview = late_entry_preview(n.core)
+    structure = n.core.tournament.structure
+    assert preview["deduction"] == structure.late_deduction(2) > 0
+    assert preview["chips"] == structure.starting_stack - preview["deduction"]
+    assert "confirm again" in n.refused("late_entry", name="Hal", chips=preview["chips"] + 1)
+    assert f"{preview['chips']} chips" in n.ok("late_entry", name="Hal",
+                                               chips=preview["chips"])
+
+
+def test_exact_bet_all_in_and_keyed_cards_stay_secret_in_the_audit():
+    n = Night()
+    n.seated()
+    n.ok("start")
+    n.deal()
+    hand = n.core.hand
+    actor = hand.actor
+    assert "not to act" in n.refused("bet", role="dealer", seat=actor % 9 + 1, amount=500)
+    assert "cannot bet or raise to 250" in n.refused("bet", role="dealer", seat=actor,
+                                                     amount=250)
+    n.ok("bet", role="dealer", seat=actor, amount=500)
+    assert n.core.hand.bets[actor] == 500
+    nxt = n.core.hand.actor
+    detail = n.ok("all_in", role="dealer", seat=nxt)
+    assert n.core.hand.stacks[nxt] == 0 and "all-in" in detail
+    keyed = [a for a in n.core.console.audit if a["command"] == "card"]
+    assert keyed and all(a["args"] == {"card": "(hidden)"} for a in keyed)
+    assert not any(c in str(n.core.console.audit) for c in ('"As"', "'As'", "Kd"))
+
+
+def test_away_player_is_folded_when_to_act_and_back():
+    n = Night()
+    seats = n.seated()
+    n.ok("start")
+    n.ok("away", seat=seats[0])
+    n.deal()
+    assert n.core.hand.status(seats[0]) == "folded" or n.core.hand.actor != seats[0]
+    n.ok("back", seat=seats[0])
+    assert "is not away" in n.refused("back", seat=seats[0])
+
+
+def test_stack_correction_remove_eliminate_and_undo():
+    n = Night()
+    seats = n.seated()
+    n.ok("start")
+    chips = n.core.tournament.stacks()[seats[0]]
+    assert n.ok("stack", seat=seats[0], chips=chips - 100, reason="count") == \
+        f"seat {seats[0]} {n.core.names()[seats[0]]}: {chips} -> {chips - 100} (count)"
+    assert "give a reason" in n.refused("stack", seat=seats[0], chips=5, reason=" ")
+    assert "no player in seat" in n.refused("stack", seat=9 if 9 not in seats else 6,
+                                            chips=5, reason="x")
+    n.ok("eliminate", seat=seats[1])
+    assert seats[1] not in n.core.tournament.stacks()
+    n.ok("undo_elimination")
+    assert n.core.tournament.stacks()[seats[1]] == chips
+    assert "out of play" in n.ok("remove", seat=seats[2], reason="abuse, TDA 71")
+    n.deal()
+    assert "finish the hand first" in n.refused("stack", seat=seats[0], chips=5, reason="x")
+
+
+def test_award_by_hand_needs_the_shoe_offline_or_keyed_cards():
+    n = Night()
+    seats = n.seated(NAMES[:3])
+    n.ok("start")
+    n.ok("next_hand", role="dealer")
+    assert "the shoe is online" in n.refused("award", seats=[seats[0]])
+    n.core.apply(ShoeStatus(t=n.t + 0.5, online=False, reason="unplugged"))
+    before = sum(n.core.tournament.stacks().values())
+    hand = n.core.hand
+    pot = sum(hand.starting_stacks.values()) - sum(hand.stacks.values())
+    n.ok("award", seats=[seats[1]])
+    after = n.core.tournament.stacks()
+    assert sum(after.values()) == before and not n.core.in_hand
+    assert after[seats[1]] >= 6300 - 200 + pot - 200  # won the blinds back and more
+
+
+def test_clock_commands_and_level_length_survive_a_restore():
+    n = Night()
+    n.seated()
+    assert "has not started" in n.refused("pause")
+    n.ok("start")
+    n.ok("pause")
+    assert "already paused" in n.refused("pause")
+    n.ok("resume")
+    left = n.core.tournament.clock.remaining(n.t)
+    n.ok("add_time", seconds=120)
+    assert n.core.tournament.clock.remaining(n.t) > left + 100
+    n.ok("remove_time", seconds=60)
+    n.ok("level_length", minutes=7)
+    restored = TableCore.restore(n.core.snapshot())
+    later = [lv for lv in restored.tournament.clock.structure.levels[1:] if not lv.is_break]
+    assert later and all(lv.minutes == 7 for lv in later)
+    assert restored.console.audit == n.core.console.audit
+
+
+def test_mini_qualifier_two_starts_with_its_own_players():
+    n = Night("mini")
+    n.seated(NAMES[:3])
+    n.ok("start")
+    seats = sorted(n.core.tournament.stacks())
+    for seat in seats[:2]:
+        n.ok("eliminate", seat=seat)
+    assert n.core.tournament.round_over
+    for name in ("Eve", "Fay", "Gus"):
+        n.ok("register", name=name)
+    n.ok("seat_draw")
+    assert "round 2 started" in n.ok("start_round")
+    assert sorted(e.name for e in n.core.tournament.active()) == ["Eve", "Fay", "Gus"]
+
+
+def test_ruling_override_and_declarations():
+    n = Night()
+    n.seated(NAMES[:3])
+    n.ok("start")
+    assert "no ruling is waiting" in n.refused("confirm_ruling", role="dealer")
+    n.ok("next_hand", role="dealer")
+    n.ok("card", role="dealer", card="As")
+    assert "needs a seat" in n.refused("declare", role="dealer", kind="wrong_seat")
+    n.ok("declare", role="dealer", kind="exposed_card")
+    assert n.core.proc.ruling_view().rule.startswith("TDA")
+    assert n.ok("override_ruling", role="dealer", note="exposed by the player") == \
+        "ruling overridden (exposed by the player)"
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.sampled_from(sorted(COMMANDS)),
+                          st.dictionaries(st.sampled_from(["seat", "chips", "name", "amount",
+                                                          "seconds", "level", "reason"]),
+                                          st.one_of(st.integers(-5, 12), st.text(max_size=5)),
+                                          max_size=3),
+                          st.sampled_from(["director", "dealer"])), max_size=12))
+def test_precheck_agrees_with_apply(commands):
+    """Whatever the commands: a command precheck refuses raises and changes nothing, and
+    one it lets through applies."""
+    n = Night()
+    n.seated(NAMES[:3])
+    for command, args, role in commands:
+        ev = n.event(command, role, **args)
+        if precheck(n.core, ev) is None:
+            n.core.apply(ev)
+        else:
+            with pytest.raises(PokerTableError):
+                n.core.apply(ev)

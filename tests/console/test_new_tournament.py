@@ -1,0 +1,40 @@
+"""The end of a night on a real table service: ``ctl new-tournament`` archives the journal,
+its hand histories and the results under the state directory by date, and a new
+tournament starts; nothing is deleted."""
+
+from __future__ import annotations
+
+import json
+
+from tests.console.night import ctl_json, ctl_ok
+from tests.console.table_process import Table
+
+
+def test_new_tournament_archives_and_starts_over(tmp_path):
+    table = Table(tmp_path).start()
+    try:
+        for name in ("Ann", "Bob", "Cyd"):
+            ctl_ok(table, "register", name)
+        ctl_ok(table, "seat-draw")
+        ctl_ok(table, "start")
+        seat = ctl_json(table, "status")["players"][0]["seat"]
+        ctl_ok(table, "eliminate", str(seat))
+        before = ctl_json(table, "results")
+        out = ctl_ok(table, "new-tournament", "--structure", "phat-ace")
+        assert "archived in archive/" in out
+        status = ctl_json(table, "status")
+        assert status["players"] == [] and status["clock"]["started"] is False
+        ctl_ok(table, "register", "Dee")  # the new night takes registrations
+        refused = table.ctl("new-tournament", "--structure", "no-such")
+        assert refused.returncode == 2 and "structure must be one of" in refused.stderr
+        assert table.stop() == 0
+        table.start()  # the new tournament is what a restart resumes
+        assert [p["name"] for p in ctl_json(table, "status")["players"]] == ["Dee"]
+    finally:
+        table.close()
+    (folder,) = (tmp_path / "state" / "archive").iterdir()
+    assert (folder / "journal.db").is_file()
+    saved = json.loads((folder / "results.json").read_text())
+    assert saved["results"] == before["results"]
+    assert (folder / "results.csv").read_text().startswith("place,name,seat")
+    assert (tmp_path / "state" / "journal.db").is_file()

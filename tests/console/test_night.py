@@ -1,0 +1,46 @@
+"""Issue 10's league night on a real table service (mock hardware, loopback), through
+``pokertable ctl`` and HTTP; and the same night SIGKILLed in the middle and restarted gives
+the same results."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.console.night import first_half, load_script, second_half
+from tests.console.table_process import Table
+
+pytestmark = pytest.mark.slow
+
+
+def _places(results: dict) -> dict[str, int]:
+    return {r["name"]: r["place"] for r in results["results"]}
+
+
+def test_a_whole_league_night_then_the_same_night_killed_and_restarted(tmp_path):
+    script = load_script()
+    (tmp_path / "a").mkdir()
+    table = Table(tmp_path / "a").start()
+    try:
+        dealer, _ = first_half(table, script)
+        results = second_half(table, script, dealer)
+        assert table.stop() == 0
+    finally:
+        table.close()
+    places = _places(results)
+    assert sorted(places.values()) == list(range(1, len(script["walk_ins"]) + 2))
+    assert (tmp_path / "a" / "results.csv").read_text().count("\n") == len(places) + 1
+
+    (tmp_path / "b").mkdir()
+    again = Table(tmp_path / "b").start()
+    try:
+        dealer, _ = first_half(again, script)
+        again.kill()  # SIGKILL in the middle of the night
+        again.start()
+        status, doc = again.get("/api/status")
+        assert status == 200 and doc["clock"]["running"] is False  # paused by the restart
+        assert again.ctl("resume").returncode == 0
+        results2 = second_half(again, script, dealer)
+    finally:
+        again.close()
+    assert _places(results2) == places
+    assert results2["results"] == results["results"]
