@@ -143,7 +143,10 @@ class TableCore:
         self.muted = False
         self.history_digest = ""
         self.last_t = 0.0
-        self.last_input_t = 0.0  # time of the last event that was not a clock tick
+        # time of the last input from the people at the table (not a clock tick, not a
+        # device coming online or going offline: a restarted service's devices say hello
+        # again, and that must not move the table's timing)
+        self.last_input_t = 0.0
         self.undo: DealingProcedure | None = None  # the procedure before the last action
         self.shoe_draws = 0  # cards drawn since the shoe was last loaded
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
@@ -222,7 +225,7 @@ class TableCore:
         else:
             effects = self._dispatch(event)
         self.last_t = event.t
-        if not isinstance(event, ClockTick):
+        if not isinstance(event, (ClockTick, ShoeStatus, DeviceStatus)):
             self.last_input_t = event.t
         effects += self._clock_effects(self.tournament.tick(event.t)
                                        if self.tournament.clock.started else [])
