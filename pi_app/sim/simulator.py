@@ -75,7 +75,8 @@ class SimOptions:
     show_window: bool = False
     max_steps: int = 500_000
     speed: float | None = None
-    name: str | None = None  # the table's name on the TV (default "sim-<preset>")  # with a window: table seconds per real second (None: flat out)
+    name: str | None = None  # the table's name on the TV (default "sim-<preset>")
+    accept_journal_loss: bool = False  # resume a journal that lost records, knowingly
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -232,7 +233,8 @@ class Simulation:
                           seats=self.screens.on_seats if self.screens else None)
         self.service = build_service(
             None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
-            journal_path=journal, resume=opts.resume, devices=devices)
+            journal_path=journal, resume=opts.resume, devices=devices,
+            accept_loss=opts.accept_journal_loss)
         self.loop = self.service.loop
         if self.service.recovered is not None and self.core.settings != self.settings:
             made = self.core.settings
