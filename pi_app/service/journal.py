@@ -66,7 +66,14 @@ from pi_app.service.journal_files import (  # noqa: F401 - re-exported
     unavailable_from,
     verify_journal,
 )
-from pi_app.service.journal_mark import Mark, MarkError, MarkWriter, create_mark, read_mark
+from pi_app.service.journal_mark import (
+    Mark,
+    MarkError,
+    MarkWriter,
+    create_mark,
+    fsync_dir,
+    read_mark,
+)
 from pi_app.service.journal_scan import Loss, ScanResult, TornRecord, scan  # noqa: F401
 from pi_app.service.testhooks import kill_point
 
@@ -105,14 +112,6 @@ def _build_file(tmp: Path, genesis: dict[str, Any], meta: dict[str, str]) -> Non
         con.execute("COMMIT")
     finally:
         con.close()
-
-
-def _fsync_dir(folder: Path) -> None:
-    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 class Journal:
@@ -247,7 +246,7 @@ class Journal:
                 kill_point("journal_create")
                 os.link(tmp, p)  # never replaces a file that appeared meanwhile
                 os.unlink(tmp)
-                _fsync_dir(p.parent)
+                fsync_dir(p.parent)
                 con = cls._connect(p)
                 journal = cls(p, con, readonly=False, snapshot_every=snapshot_every,
                               lock_fd=lock_fd)

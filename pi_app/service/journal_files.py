@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.errors import DeviceError, InvalidInputError
 
+
 class JournalSchemaError(InvalidInputError):
     """The journal was written by a newer (or unknown) schema; it is left untouched."""
 

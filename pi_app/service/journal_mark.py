@@ -98,7 +98,8 @@ def read_mark(journal: Path) -> Mark | None:
     return max(marks, key=lambda m: m.seq)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
+    """fsync a folder (so a rename or link in it is durable)."""
     dfd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         os.fsync(dfd)
@@ -123,7 +124,7 @@ def create_mark(journal: Path, mark: Mark) -> None:
     finally:
         os.close(fd)
     os.replace(tmp, path)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 class MarkWriter:
