@@ -46,6 +46,7 @@ from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
 from engine.errors import InvalidInputError, PokerTableError
 from engine.events import Event, event_from_dict
+from engine.input_file import InputFileError, read_text
 
 PRINTED = ("ruling", "ruling_decided", "hand_voided", "hand_redealt", "pot_awarded",
            "hand_complete", "expected_next")
@@ -397,14 +398,12 @@ def stream_scenario(lines: Iterable[str],
 
 
 def read_script(path: str) -> list[str]:
-    """The lines of a script file (``ScenarioError`` for an unreadable file)."""
+    """The lines of a script file (``ScenarioError`` for a file :func:`engine.input_file.read_text`
+    refuses: unreadable, not a regular file, too big, not UTF-8)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read().splitlines()
-    except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"cannot read {path}: not UTF-8 text (byte {exc.start})") from None
+        return read_text(path).splitlines()
+    except InputFileError as exc:
+        raise ScenarioError(str(exc)) from None
 
 
 def load_scenario(path: str) -> Scenario:

@@ -9,7 +9,8 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
-from engine.tournament.structure import Structure, StructureError
+from engine.input_file import InputFileError, loads_toml, read_text
+from engine.tournament.structure import Structure, StructureError, StructureFileError
 from engine.tournament.structure_check import Validator
 
 PRESET_PACKAGE = "engine.tournament.presets"
@@ -31,10 +32,10 @@ def load_structure(name_or_path: str | Path) -> Structure:
     path = Path(text_name)
     if path.suffix == ".toml" or path.exists() or "/" in text_name:
         try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise StructureError([f"{text_name}: cannot read: {exc.strerror or exc}"]) from None
-        return parse_structure(data.decode("utf-8", errors="replace"), text_name)
+            text = read_text(path)
+        except InputFileError as exc:
+            raise StructureFileError([str(exc)]) from None
+        return parse_structure(text, text_name)
     res = resources.files(PRESET_PACKAGE).joinpath(f"{text_name}.toml")
     if not res.is_file():
         raise StructureError([
@@ -46,7 +47,9 @@ def load_structure(name_or_path: str | Path) -> Structure:
 def parse_structure(text: str, filename: str = "<structure>") -> Structure:
     """Parse and validate TOML text.  Raises :class:`StructureError` listing every problem."""
     try:
-        raw = tomllib.loads(text)
+        raw = loads_toml(text, filename)
     except tomllib.TOMLDecodeError as exc:
         raise StructureError([f"{filename}: not valid TOML: {exc}"]) from None
+    except InputFileError as exc:
+        raise StructureFileError([str(exc)]) from None
     return Validator(filename).build(raw)

@@ -12,7 +12,7 @@ import argparse
 import json
 import sys
 
-from engine.tournament.structure import Structure, StructureError
+from engine.tournament.structure import Structure, StructureError, StructureFileError
 from engine.tournament.structure_file import load_structure
 
 
@@ -52,6 +52,8 @@ def _show(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     try:
         s = load_structure(args.file)
+    except StructureFileError:
+        raise  # not read at all: one line, exit 2
     except StructureError as exc:
         for line in exc.problems:
             print(line, file=sys.stderr)
