@@ -63,7 +63,7 @@ from engine.table import views as table_views
 from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
 from engine.table.positions import Positions, next_positions
 from engine.tournament.clock import ClockAlert
-from engine.tournament.structure_file import load_structure
+from engine.tournament.structure_file import load_structure, parse_structure, structure_source
 from engine.tournament.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
 
@@ -152,6 +152,9 @@ class TableCore:
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
         self.free_hand = False  # the current hand was set up by hand, outside the tournament
         self.reshuffles = 0  # mid-hand reshuffles of the stub since the shoe was loaded
+        # the structure's TOML as read when the tournament started: snapshots (the journal's
+        # genesis first) carry it, so a resume plays that copy whatever the file says now
+        self.structure_toml = ""
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -161,11 +164,13 @@ class TableCore:
         Raises:
             StructureError, RegistrationError: a bad structure or seating.
         """
-        structure = load_structure(settings.structure)
-        t = Tournament(structure, seed=settings.seed, name=settings.name)
+        text, where = structure_source(settings.structure)
+        t = Tournament(parse_structure(text, where), seed=settings.seed, name=settings.name)
         for seat, name in sorted(settings.players.items()):
             t.register(name, seat)
-        return cls(settings, t, make_test_deck(settings.deck_seed))
+        core = cls(settings, t, make_test_deck(settings.deck_seed))
+        core.structure_toml = text
+        return core
 
     @classmethod
     def from_config(cls, config: Any) -> TableCore:
@@ -599,6 +604,7 @@ class TableCore:
             "load_count": self.load_count,
             "free_hand": self.free_hand,
             "reshuffles": self.reshuffles,
+            "structure_toml": self.structure_toml,
         }
 
     @classmethod
@@ -608,8 +614,12 @@ class TableCore:
             raise InvalidInputError(f"table snapshot version {data.get('version')!r} is not "
                                     f"{SNAPSHOT_VERSION}")
         settings = TableSettings.from_dict(data["settings"])
-        core = cls(settings, Tournament(load_structure(settings.structure)),
-                   DeckRegistry.from_dict(data["registry"]))
+        text = data.get("structure_toml") or ""
+        structure = (parse_structure(text, f"{settings.structure} (as recorded when the "
+                                           "tournament started)")
+                     if text else load_structure(settings.structure))
+        core = cls(settings, Tournament(structure), DeckRegistry.from_dict(data["registry"]))
+        core.structure_toml = text
         core._load(data)
         return core
 

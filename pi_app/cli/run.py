@@ -163,8 +163,9 @@ def _move_aside(journal: Path, hands: Path, shots: Path) -> Path | None:
     dest = journal.parent / "previous" / stamp
     items = [journal.with_name(journal.name + s) for s in ("", "-wal", "-shm", ".mark", ".lock")]
     items = [p for p in items + [hands] if os.path.lexists(p)]
-    pictures = [f for f in shots.iterdir() if f.is_file() and (
-        f.suffix == ".png" or f.name == "index.txt")] if shots.is_dir() else []
+    pictures = [f for f in shots.iterdir() if (f.is_file() and (
+        f.suffix == ".png" or f.name == "index.txt")) or (f.is_dir() and f.name == "seats")
+        ] if shots.is_dir() else []
     if not items and not pictures:
         return None
     dest.mkdir(parents=True, mode=0o700)

@@ -276,12 +276,17 @@ def _kind_name(kinds: tuple[type, ...]) -> str:
 
 
 def _seat_key(c: _Checker, dotted: str, key: Any) -> int:
+    """A seat number written as a key: ``"1"`` .. ``"10"``; ``"01"`` is refused, so that
+    two keys can never name one seat (the second silently winning)."""
     try:
         seat = int(key)
     except (TypeError, ValueError):
         raise c.fail(dotted, f"seat must be a number 1..{MAX_SEATS}, got {key!r}") from None
     if not 1 <= seat <= MAX_SEATS:
         raise c.fail(dotted, f"seat must be 1..{MAX_SEATS}, got {seat}")
+    if str(key) != str(seat):
+        raise c.fail(dotted, f"write the seat number as {seat}, without leading zeros or "
+                             f"spaces, got {key!r}")
     return seat
 
 

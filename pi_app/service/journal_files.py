@@ -86,6 +86,17 @@ _UNAVAILABLE_ERRNOS = {errno.ENOSPC: "disk full", errno.EROFS: "read-only file s
                        errno.EIO: "I/O error", errno.EACCES: "permission denied"}
 
 
+def _no_room(path: Path | str) -> bool:
+    """Whether the file system of ``path`` has (almost) no room left: SQLite reports a
+    failure to grow its ``-shm`` or ``-wal`` there as a "disk I/O error"."""
+    folder = Path(path).parent
+    try:
+        st = os.statvfs(folder if folder.exists() else folder.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 1024 * 1024
+
+
 def unavailable_from(exc: BaseException, path: Path | str) -> JournalUnavailable | None:
     """Map a write failure to :class:`JournalUnavailable`, or None if it is not one."""
     if isinstance(exc, sqlite3.OperationalError) or (
@@ -97,7 +108,7 @@ def unavailable_from(exc: BaseException, path: Path | str) -> JournalUnavailable
         elif "readonly" in text or "read-only" in text:
             reason = "read-only"
         elif "i/o" in text:
-            reason = "disk I/O error"
+            reason = "disk full" if _no_room(path) else "disk I/O error"
         elif "locked" in text or "busy" in text:
             reason = "database locked"
         else:

@@ -85,6 +85,32 @@ class Service:
             self.journal.close()
 
 
+def warn_if_structure_changed(core: Any) -> str | None:
+    """After a resume: warn (logged, so on stderr) when the structure file or preset the
+    tournament started with now reads differently or cannot be read; the tournament goes
+    on with the copy recorded in the journal.  Returns the warning (None: unchanged)."""
+    recorded = getattr(core, "structure_toml", "")
+    settings = getattr(core, "settings", None)
+    if not recorded or settings is None:
+        return None
+    from engine.tournament.structure import StructureError
+    from engine.tournament.structure_file import structure_source
+
+    name = settings.structure
+    try:
+        now = structure_source(name)[0]
+    except StructureError as exc:
+        why = f"cannot be read now ({exc})"
+    else:
+        if now == recorded:
+            return None
+        why = "has changed since the tournament started"
+    text = (f"warning: the structure {name} {why}; the tournament goes on with the copy "
+            "recorded in its journal")
+    log.warning("%s", text)
+    return text
+
+
 def history_dir_for(journal_path: str | Path) -> Path:
     """``<dir>/<journal stem>-hands``: where a journal's hand histories are written."""
     p = Path(journal_path)
@@ -139,6 +165,7 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
             journal.close()
             raise
         core = recovered.core
+        warn_if_structure_changed(core)
         log.info("recovered %s: snapshot %d + %d events (last seq %d)%s", path,
                  recovered.snapshot_seq, recovered.replayed, recovered.last_seq,
                  f"; dropped torn record {recovered.torn.seq}" if recovered.torn else "")

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.errors import InvalidInputError
-from engine.input_file import InputFileError, read_text
 from engine.history.phh import UnknownVariantError, hand_from_table, load_tables
+from engine.input_file import InputFileError, read_text
 
 
 class PhhFileError(InvalidInputError):
