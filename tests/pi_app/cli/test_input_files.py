@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.input_file import MAX_BYTES, InputFileError, nesting_depth, read_text
-from tests.cli.helpers import assert_one_error_line, run_main
+from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 
 #: each command that reads a file, with the file name it wants (suffix) and its argv
 COMMANDS = {

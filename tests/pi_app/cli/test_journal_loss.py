@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from pi_app.service.journal_files import chain
-from tests.cli.helpers import assert_one_error_line, run_cli, run_main
-from tests.pi_app.helpers import REPO
+from tests.data_paths import REPO
+from tests.pi_app.cli.helpers import assert_one_error_line, run_cli, run_main
 
 SIM = ["sim", "--preset", "gunpowder", "--players", "4", "--seed", "3", "--hands", "3",
        "--direct", "--json"]

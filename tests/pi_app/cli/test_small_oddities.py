@@ -11,8 +11,8 @@ import pytest
 from pi_app.service import journal_files
 from pi_app.service.config import ConfigError, default_config_text, parse_config
 from pi_app.service.journal_files import unavailable_from
-from tests.cli.helpers import assert_one_error_line, run_main
 from tests.data_paths import DATA
+from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 
 VALID = DATA / "tournament" / "valid_mixed.toml"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from pi_app.sim.screenshots import ScreenRecorder
 from pi_app.sim.simulator import SimOptions, Simulation
-from tests.sim.test_table_secrets import _cards_on_screen, _secret_cards
+from tests.engine.table.test_core_secrets import _cards_on_screen, _secret_cards
 
 
 def test_seat_pictures_are_private_and_tv_pictures_show_no_hidden_card(tmp_path: Path,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from engine.tournament.structure_file import structure_source
-from tests.cli.helpers import run_cli
-from tests.pi_app.helpers import REPO
+from tests.data_paths import REPO
+from tests.pi_app.cli.helpers import run_cli
 
 
 def _sim(structure: Path, journal: Path, *extra: str, **env: str):
