@@ -32,9 +32,9 @@ def files(path: Path) -> dict[str, str]:
 
 @pytest.fixture
 def killed(tmp_path: Path) -> Path:
-    """A simulated table killed at record 150: records 1-150 live only in the WAL."""
+    """A simulated table killed at record 60: records 1-60 live only in the WAL."""
     j = tmp_path / "journal.db"
-    r = run_cli(SIM + ["--journal", str(j)], REPO, POKERTABLE_TEST_KILL_AT="journal_commit:150")
+    r = run_cli(SIM + ["--journal", str(j)], REPO, POKERTABLE_TEST_KILL_AT="journal_commit:60")
     assert r.returncode == -9, r.stderr[-2000:]
     assert j.with_name("journal.db-wal").stat().st_size > 0
     return j
@@ -51,7 +51,7 @@ def refused_everywhere(j: Path, capsys, *fragments: str) -> None:
 
 def test_a_deleted_wal_is_refused_with_the_count(killed: Path, capsys) -> None:
     killed.with_name("journal.db-wal").unlink()
-    refused_everywhere(killed, capsys, "150 journal records are missing", "--accept-journal-loss")
+    refused_everywhere(killed, capsys, "60 journal records are missing", "--accept-journal-loss")
 
 
 def test_a_wal_whose_first_page_is_overwritten_is_refused(killed: Path, capsys) -> None:
@@ -59,7 +59,7 @@ def test_a_wal_whose_first_page_is_overwritten_is_refused(killed: Path, capsys) 
     data = bytearray(wal.read_bytes())
     data[:4096] = b"\0" * 4096
     wal.write_bytes(bytes(data))
-    refused_everywhere(killed, capsys, "150 journal records are missing")
+    refused_everywhere(killed, capsys, "60 journal records are missing")
 
 
 @pytest.mark.parametrize("damage", ["cut_in_half", "flip_16_bytes"])
@@ -89,7 +89,7 @@ def test_accepting_the_loss_goes_on_and_logs_it(killed: Path, capsys, caplog) ->
                                    "--accept-journal-loss"], capsys)
     assert rc == 0, err
     assert json.loads(out.strip().splitlines()[-1])["hands_played"] == 3
-    assert "journal loss accepted" in caplog.text and "150 journal records" in caplog.text
+    assert "journal loss accepted" in caplog.text and "60 journal records" in caplog.text
     rc, out, err = run_main(["state", "--journal", str(killed), "--json"], capsys)
     assert rc == 0 and json.loads(out)["recovery"]["loss"] is None
 
@@ -106,7 +106,7 @@ def test_a_mark_without_its_journal_is_not_started_over(killed: Path, capsys) ->
     shutil.rmtree(killed.with_name("journal-hands"), ignore_errors=True)
     rc, out, err = run_main(SIM + ["--journal", str(killed)], capsys)
     assert rc == 2
-    assert_one_error_line(err, "the journal is gone", "150 records")
+    assert_one_error_line(err, "the journal is gone", "60 records")
     assert not killed.exists()
 
 
@@ -142,4 +142,4 @@ def test_an_online_backup_holds_every_record_and_opens_knowingly(killed: Path, t
     rc, out, err = run_main(["state", "--journal", str(copy), "--json",
                              "--accept-journal-loss"], capsys)
     assert rc == 0, err
-    assert json.loads(out)["recovery"]["last_seq"] == 150  # every record is in the copy
+    assert json.loads(out)["recovery"]["last_seq"] == 60  # every record is in the copy
