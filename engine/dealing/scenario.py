@@ -34,8 +34,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
-import stat
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
@@ -48,6 +46,7 @@ from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
 from engine.errors import InvalidInputError, PokerTableError
 from engine.events import Event, event_from_dict
+from engine.input_file import InputFileError, read_text
 
 PRINTED = ("ruling", "ruling_decided", "hand_voided", "hand_redealt", "pot_awarded", "action_held",
            "hand_complete", "expected_next")
@@ -60,8 +59,6 @@ class ScenarioError(InvalidInputError):
 #: Keys an ``expect`` object may hold (see :func:`check_expect`).
 EXPECT_KEYS = ("rulings", "rows", "final_stacks", "void", "complete", "redealt",
                "reader_repeats", "deck_ok", "expect_next", "statuses")
-#: Largest scenario file read (a whole night of hands is far smaller).
-MAX_SCRIPT_BYTES = 4 * 1024 * 1024
 #: Largest chip amount a script may give (no table holds more).
 MAX_CHIPS = 10**12
 HEADER_KEYS = {"name", "description", "seats", "button", "small_blind", "big_blind", "ante",
@@ -401,20 +398,12 @@ def stream_scenario(lines: Iterable[str],
 
 
 def read_script(path: str) -> list[str]:
-    """The lines of a script file (``ScenarioError`` for an unreadable file, one that is
-    not a regular file, or one over :data:`MAX_SCRIPT_BYTES`)."""
+    """The lines of a script file (``ScenarioError`` for a file :func:`engine.input_file.read_text`
+    refuses: unreadable, not a regular file, too big, not UTF-8)."""
     try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            raise ScenarioError(f"cannot read {path}: not a regular file")
-        if st.st_size > MAX_SCRIPT_BYTES:
-            raise ScenarioError(f"cannot read {path}: larger than {MAX_SCRIPT_BYTES} bytes")
-        with open(path, encoding="utf-8") as f:
-            return f.read(MAX_SCRIPT_BYTES + 1).splitlines()
-    except OSError as exc:
-        raise ScenarioError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ScenarioError(f"cannot read {path}: not UTF-8 text (byte {exc.start})") from None
+        return read_text(path).splitlines()
+    except InputFileError as exc:
+        raise ScenarioError(str(exc)) from None
 
 
 def load_scenario(path: str) -> Scenario:

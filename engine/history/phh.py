@@ -41,6 +41,7 @@ from typing import Any
 
 from engine.cards import Card
 from engine.errors import InvalidCardError, InvalidInputError
+from engine.input_file import InputFileError, loads_toml
 
 SUPPORTED_VARIANTS = ("NT",)  # No-Limit Texas Hold'em
 #: Fields this module interprets; every other field is kept verbatim in ``PhhHand.extra``.
@@ -416,9 +417,11 @@ def hand_from_table(table: Mapping[str, Any], label: str | None = None,
 
 def _toml(text: str, where: str) -> dict[str, Any]:
     try:
-        return tomllib.loads(text, parse_float=Decimal)
+        return loads_toml(text, where, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:
         raise PhhError(f"{where}: broken TOML: {exc}") from None
+    except InputFileError as exc:
+        raise PhhError(str(exc)) from None
 
 
 def load_tables(text: str, where: str = "PHH") -> list[tuple[str | None, dict[str, Any]]]:

@@ -67,7 +67,7 @@ from engine.table.console import after_event as console_after_event
 from engine.table.console_commands import apply_level_length
 from engine.table.positions import Positions, next_positions
 from engine.tournament.clock import ClockAlert
-from engine.tournament.structure_file import load_structure
+from engine.tournament.structure_file import load_structure, parse_structure, structure_source
 from engine.tournament.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
 
@@ -150,13 +150,19 @@ class TableCore:
         self.muted = False
         self.history_digest = ""
         self.last_t = 0.0
-        self.last_input_t = 0.0  # time of the last event that was not a clock tick
+        # time of the last input from the people at the table (not a clock tick, not a
+        # device coming online or going offline: a restarted service's devices say hello
+        # again, and that must not move the table's timing)
+        self.last_input_t = 0.0
         self.undo: DealingProcedure | None = None  # the procedure before the last action
         self.shoe_draws = 0  # cards drawn since the shoe was last loaded
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
         self.free_hand = False  # the current hand was set up by hand, outside the tournament
         self.reshuffles = 0  # mid-hand reshuffles of the stub since the shoe was loaded
         self.console = ConsoleState()  # the director's console (engine.table.console)
+        # the structure's TOML as read when the tournament started: snapshots (the journal's
+        # genesis first) carry it, so a resume plays that copy whatever the file says now
+        self.structure_toml = ""
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -166,11 +172,13 @@ class TableCore:
         Raises:
             StructureError, RegistrationError: a bad structure or seating.
         """
-        structure = load_structure(settings.structure)
-        t = Tournament(structure, seed=settings.seed, name=settings.name)
+        text, where = structure_source(settings.structure)
+        t = Tournament(parse_structure(text, where), seed=settings.seed, name=settings.name)
         for seat, name in sorted(settings.players.items()):
             t.register(name, seat)
-        return cls(settings, t, make_test_deck(settings.deck_seed))
+        core = cls(settings, t, make_test_deck(settings.deck_seed))
+        core.structure_toml = text
+        return core
 
     @classmethod
     def from_config(cls, config: Any) -> TableCore:
@@ -242,7 +250,7 @@ class TableCore:
         else:
             effects = self._dispatch(event) + console_after_event(self, event.t)
         self.last_t = event.t
-        if not isinstance(event, ClockTick):
+        if not isinstance(event, (ClockTick, ShoeStatus, DeviceStatus)):
             self.last_input_t = event.t
         effects += self._clock_effects(self.tournament.tick(event.t)
                                        if self.tournament.clock.started else [])
@@ -619,6 +627,7 @@ class TableCore:
             "free_hand": self.free_hand,
             "reshuffles": self.reshuffles,
             "console": self.console.to_dict(),
+            "structure_toml": self.structure_toml,
         }
 
     @classmethod
@@ -628,8 +637,12 @@ class TableCore:
             raise InvalidInputError(f"table snapshot version {data.get('version')!r} is not "
                                     f"{SNAPSHOT_VERSION}")
         settings = TableSettings.from_dict(data["settings"])
-        core = cls(settings, Tournament(load_structure(settings.structure)),
-                   DeckRegistry.from_dict(data["registry"]))
+        text = data.get("structure_toml") or ""
+        structure = (parse_structure(text, f"{settings.structure} (as recorded when the "
+                                           "tournament started)")
+                     if text else load_structure(settings.structure))
+        core = cls(settings, Tournament(structure), DeckRegistry.from_dict(data["registry"]))
+        core.structure_toml = text
         core._load(data)
         return core
 

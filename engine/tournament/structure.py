@@ -39,6 +39,11 @@ class StructureError(InvalidInputError):
         super().__init__("; ".join(self.problems))
 
 
+class StructureFileError(StructureError):
+    """The structure file was not read at all (:func:`engine.input_file.read_text`
+    refused it: not a regular file, too big, not UTF-8, nested too deeply)."""
+
+
 # --------------------------------------------------------------------------- data model
 @dataclass(frozen=True)
 class Chip:

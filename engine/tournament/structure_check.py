@@ -24,6 +24,9 @@ from engine.tournament.structure import (
     StructureError,
 )
 
+#: the largest starting stack accepted, in chips (a real one is 10^3..10^6)
+MAX_STARTING_STACK = 10**12
+
 # --------------------------------------------------------------------------- validation
 _TOP_KEYS = {"tournament", "chips", "levels", "late_registration", "bounty", "bonus_wheel",
              "qualifiers", "payouts", "points"}
@@ -172,6 +175,9 @@ class Validator:
         total = sum(d * n for d, n in starting.items())
         if raw_start and total <= 0:
             self.bad("[chips.starting]", "the starting stack is empty")
+        if total > MAX_STARTING_STACK:
+            self.bad("[chips.starting]", f"the starting stack of {total} chips is more than "
+                                         f"{MAX_STARTING_STACK} (10^12)")
         if "starting_stack" in c and c["starting_stack"] != total:
             self.bad("[chips]", f"starting_stack {c['starting_stack']!r} does not match the "
                                 f"starting chips, which add up to {total}")

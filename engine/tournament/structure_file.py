@@ -9,7 +9,8 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
-from engine.tournament.structure import Structure, StructureError
+from engine.input_file import InputFileError, loads_toml, read_text
+from engine.tournament.structure import Structure, StructureError, StructureFileError
 from engine.tournament.structure_check import Validator
 
 PRESET_PACKAGE = "engine.tournament.presets"
@@ -21,32 +22,43 @@ def preset_names() -> tuple[str, ...]:
     return tuple(sorted(f.name[:-5] for f in files if f.name.endswith(".toml")))
 
 
+def structure_source(name_or_path: str | Path) -> tuple[str, str]:
+    """The TOML text of a preset (by name) or a structure file (by path), and the name
+    messages use for it; nothing is parsed.
+
+    Raises:
+        StructureFileError: a file that cannot be read; StructureError: no such preset.
+    """
+    text_name = str(name_or_path)
+    path = Path(text_name)
+    if path.suffix == ".toml" or path.exists() or "/" in text_name:
+        try:
+            return read_text(path), text_name
+        except InputFileError as exc:
+            raise StructureFileError([str(exc)]) from None
+    res = resources.files(PRESET_PACKAGE).joinpath(f"{text_name}.toml")
+    if not res.is_file():
+        raise StructureError([
+            (f"{text_name}: no such structure file or preset "
+            f"(presets: {', '.join(preset_names())})")])
+    return res.read_text(encoding="utf-8"), f"preset {text_name}"
+
+
 def load_structure(name_or_path: str | Path) -> Structure:
     """Load a preset by name (``"gunpowder"``) or a structure file by path.
 
     Raises:
         StructureError: unknown preset / missing file, TOML syntax error, or invalid content.
     """
-    text_name = str(name_or_path)
-    path = Path(text_name)
-    if path.suffix == ".toml" or path.exists() or "/" in text_name:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise StructureError([f"{text_name}: cannot read: {exc.strerror or exc}"]) from None
-        return parse_structure(data.decode("utf-8", errors="replace"), text_name)
-    res = resources.files(PRESET_PACKAGE).joinpath(f"{text_name}.toml")
-    if not res.is_file():
-        raise StructureError([
-            (f"{text_name}: no such structure file or preset "
-            f"(presets: {', '.join(preset_names())})")])
-    return parse_structure(res.read_text(encoding="utf-8"), f"preset {text_name}")
+    return parse_structure(*structure_source(name_or_path))
 
 
 def parse_structure(text: str, filename: str = "<structure>") -> Structure:
     """Parse and validate TOML text.  Raises :class:`StructureError` listing every problem."""
     try:
-        raw = tomllib.loads(text)
+        raw = loads_toml(text, filename)
     except tomllib.TOMLDecodeError as exc:
         raise StructureError([f"{filename}: not valid TOML: {exc}"]) from None
+    except InputFileError as exc:
+        raise StructureFileError([str(exc)]) from None
     return Validator(filename).build(raw)

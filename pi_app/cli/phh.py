@@ -40,6 +40,8 @@ def handle_replay(args: argparse.Namespace) -> int:
         if os.path.isdir(f):
             raise PhhFileError(f"{f}: cannot read: Is a directory (give .phh or .phhs "
                                f"files, e.g. {os.path.join(f, '*.phh')})")
+    if not any(is_phh_name(f) for f in args.files):
+        raise PhhFileError(f"{args.files[0]}: {NOT_PHH}; nothing to replay")
     loaded = [(f, load(f) if is_phh_name(f) else None) for f in args.files]
     counts = {OK: 0, MISMATCH: 0, SKIPPED: 0}
     for path, hands in loaded:

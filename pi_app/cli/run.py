@@ -7,7 +7,9 @@
   layer (simulated shoe over the wire protocol, mocked keys, loop, journal, screens) until a
   player has every chip.  With a display present the TV opens in a window; without one the
   TV and seat-display pictures are written to a folder, and the command says where.
-  The simulated run is journaled: run again to resume it (--fresh starts over).
+  The simulated run is journaled: run again to resume it (--fresh starts over).  A
+  finished or unreadable journal is moved aside (to <state>/previous/<time>/, with its
+  hand histories and pictures), never deleted.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--service", action="store_true",
                    help="run the service loop on the configured devices even when all are "
                         "mocked (no bots; stop with Ctrl-C or SIGTERM)")
+    p.add_argument("--accept-journal-loss", action="store_true",
+                   help="open a journal that lost records knowingly: go on from its last "
+                        "intact record (what was lost is logged)")
     p.add_argument("--fresh", action="store_true",
                    help="simulated table: start over instead of resuming its journal")
     p.set_defaults(func=_handler)
@@ -69,7 +74,7 @@ def _handler(args: argparse.Namespace) -> int:
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         from pi_app.service.daemon import run_daemon
 
-        return run_daemon(config)
+        return run_daemon(config, accept_loss=args.accept_journal_loss)
     return _run_simulated(config, args)
 
 
@@ -99,15 +104,13 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
 
     if Journal.in_use(journal):
         raise InvalidInputError(f"{journal} is in use by another run of the table")
-    if args.fresh or _finished(journal):
-        # start over: this table's own journal, hand histories and pictures go
-        for p in (journal, Path(f"{journal}-wal"), Path(f"{journal}-shm")):
-            p.unlink(missing_ok=True)
-        shutil.rmtree(hands, ignore_errors=True)
-        if shots.is_dir():
-            for f in shots.iterdir():
-                if f.is_file() and (f.suffix == ".png" or f.name == "index.txt"):
-                    f.unlink()
+    why = "--fresh" if args.fresh else _why_start_over(journal)
+    if why is not None:
+        moved = _move_aside(journal, hands, shots)
+        if moved is not None:
+            print(f"{journal}: {why}; moved it aside, with its hand histories and pictures, "
+                  f"to {moved}", file=sys.stderr if why.startswith("unreadable") else sys.stdout,
+                  flush=True)
     resume = journal.exists()
     print(f"Simulated table '{config.name}': {players} seats, structure "
           f"'{config.structure}', seed {seed}"
@@ -116,7 +119,8 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       journal=str(journal), resume=resume, screenshots=str(shots),
                       show_window=window, headless=not window, profile=config.house_profile,
                       layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
-                      speed=args.speed if window else None, name=config.name)
+                      speed=args.speed if window else None, name=config.name,
+                      accept_journal_loss=args.accept_journal_loss and resume)
     try:
         summary = run_sim(opts)
     except KeyboardInterrupt as exc:
@@ -137,13 +141,40 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     return 0
 
 
-def _finished(journal: Path) -> bool:
-    """A finished simulated tournament is not resumed: the next run starts over."""
-    if not journal.exists():
-        return False
+def _why_start_over(journal: Path) -> str | None:
+    """Why the simulated table's journal is not resumed (None: it is, or there is none):
+    a finished tournament is played again; an unreadable journal is kept aside."""
+    if not os.path.lexists(journal):
+        return None
     from pi_app.cli.state import recovered_state
 
     try:
-        return bool(recovered_state(str(journal))["summary"].get("finished"))
-    except Exception:  # noqa: BLE001 - an unreadable old journal: start over
-        return True
+        finished = bool(recovered_state(str(journal))["summary"].get("finished"))
+    except Exception as exc:  # noqa: BLE001 - whatever is wrong, the file is kept aside
+        return "unreadable (" + " ".join(str(exc).split())[:300] + ")"
+    return "the tournament there is finished" if finished else None
+
+
+def _move_aside(journal: Path, hands: Path, shots: Path) -> Path | None:
+    """Move the simulated table's journal (with its -wal, -shm, mark and lock), its hand
+    histories and its pictures into ``<state>/previous/<UTC time>/``; nothing is deleted.
+    Returns that folder (None when there was nothing to move)."""
+    import datetime
+
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    dest = journal.parent / "previous" / stamp
+    items = [journal.with_name(journal.name + s) for s in ("", "-wal", "-shm", ".mark", ".lock")]
+    items = [p for p in items + [hands] if os.path.lexists(p)]
+    pictures = [f for f in shots.iterdir() if (f.is_file() and (
+        f.suffix == ".png" or f.name == "index.txt")) or (f.is_dir() and f.name == "seats")
+        ] if shots.is_dir() else []
+    if not items and not pictures:
+        return None
+    dest.mkdir(parents=True, mode=0o700)
+    for item in items:
+        os.rename(item, dest / item.name)
+    if pictures:
+        (dest / "screens").mkdir(mode=0o700)
+        for f in pictures:
+            shutil.move(str(f), dest / "screens" / f.name)
+    return dest

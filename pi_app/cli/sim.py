@@ -53,6 +53,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--until-winner", action="store_true", help="play until one player is left")
     p.add_argument("--journal", help="journal file (SQLite); default: a temporary one")
     p.add_argument("--resume", action="store_true", help="continue the run in --journal")
+    p.add_argument("--accept-journal-loss", action="store_true",
+                   help="with --resume: open a journal that lost records knowingly and go "
+                        "on from its last intact record (what was lost is logged)")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON line")
     p.add_argument("--realtime", action="store_true", help="run on the wall clock")
     p.add_argument("--headless", action="store_true", help="never open a window")
@@ -85,6 +88,8 @@ def _handler(args: argparse.Namespace) -> int:
 
     if args.resume and not args.journal:
         raise InvalidInputError("--resume needs --journal FILE")
+    if args.accept_journal_loss and not args.resume:
+        raise InvalidInputError("--accept-journal-loss goes with --resume")
     if args.hands is not None and args.hands < 1:
         raise InvalidInputError(f"--hands must be at least 1, got {args.hands}")
     if args.hands is None and not args.until_winner:
@@ -95,7 +100,8 @@ def _handler(args: argparse.Namespace) -> int:
                       hands=args.hands, until_winner=args.until_winner, journal=args.journal,
                       resume=args.resume, realtime=args.realtime, headless=not window,
                       screenshots=args.screenshots, show_window=window,
-                      backend="direct" if args.direct else "hardware", profile=args.profile)
+                      backend="direct" if args.direct else "hardware", profile=args.profile,
+                      accept_journal_loss=args.accept_journal_loss)
     try:
         summary = run_sim(opts)
     except KeyboardInterrupt as exc:

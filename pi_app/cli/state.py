@@ -37,16 +37,18 @@ CORE_CLASS: type[Any] = TableCore
 
 
 def recovered_state(journal_path: str, private: bool = False,
-                    core_class: type[Any] | None = None) -> dict[str, Any]:
+                    core_class: type[Any] | None = None,
+                    accept_loss: bool = False) -> dict[str, Any]:
     """The JSON-able report ``pokertable state`` prints.
 
     Raises:
         FileNotFoundError, JournalSchemaError, JournalCorruptError, CoreMismatchError
         (the journal was written by another core than ``core_class``, default
-        :data:`CORE_CLASS`).
+        :data:`CORE_CLASS`); JournalLossError (a JournalCorruptError): records were lost,
+        unless ``accept_loss``.
     """
     cls = core_class or CORE_CLASS
-    with Journal.open_readonly(journal_path) as journal:
+    with Journal.open_readonly(journal_path, accept_loss=accept_loss) as journal:
         check_core(journal.meta, cls, journal_path)
         rec = recover(journal, cls)
         out: dict[str, Any] = {
@@ -67,7 +69,8 @@ def _handler(args: argparse.Namespace) -> int:
     from pi_app.service.journal import JournalCorruptError
 
     try:
-        report = recovered_state(args.journal, args.private)
+        report = recovered_state(args.journal, args.private,
+                                 accept_loss=args.accept_journal_loss)
     except FileNotFoundError:
         raise InvalidInputError(f"{args.journal}: no such journal") from None
     except IsADirectoryError:
@@ -88,6 +91,8 @@ def _handler(args: argparse.Namespace) -> int:
           f"core {report['core']})")
     print(f"records   {rec['last_seq']} (snapshot {rec['snapshot_seq']} + "
           f"{rec['replayed']} replayed, {rec['rejected']} rejected)")
+    if rec["loss"]:
+        print(f"loss      {rec['loss']['text']}")
     if rec["torn_record"]:
         print(f"torn      record {rec['torn_record']['seq']} ({rec['torn_record']['reason']}) "
               "would be dropped on resume")
@@ -102,4 +107,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object")
     p.add_argument("--private", action="store_true",
                    help="include the full snapshot (contains hole cards)")
+    p.add_argument("--accept-journal-loss", action="store_true",
+                   help="show what a journal that lost records still holds")
     p.set_defaults(func=_handler)

@@ -12,7 +12,8 @@ import argparse
 import json
 import sys
 
-from engine.tournament.structure import Structure, StructureError
+from engine.text import safe_text
+from engine.tournament.structure import Structure, StructureError, StructureFileError
 from engine.tournament.structure_file import load_structure
 
 
@@ -43,7 +44,7 @@ def show_json(s: Structure) -> dict:
 def _show(args: argparse.Namespace) -> int:
     s = load_structure(args.name_or_file)
     if args.json:
-        print(json.dumps(show_json(s), indent=2))
+        print(json.dumps(show_json(s), indent=2))  # JSON escapes control characters
     else:
         print(format_table(s))
     return 0
@@ -52,14 +53,16 @@ def _show(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     try:
         s = load_structure(args.file)
+    except StructureFileError:
+        raise  # not read at all: one line, exit 2
     except StructureError as exc:
         for line in exc.problems:
-            print(line, file=sys.stderr)
+            print(safe_text(" ".join(line.split()), 2000), file=sys.stderr)
         print(f"{args.file}: invalid ({len(exc.problems)} problem"
               f"{'s' if len(exc.problems) != 1 else ''})", file=sys.stderr)
         return 2
-    print(f"{args.file}: valid ({s.name}: {len(s.blind_levels)} levels, "
-          f"starting stack {s.starting_stack})")
+    print(safe_text(f"{args.file}: valid ({s.name}: {len(s.blind_levels)} levels, "
+                    f"starting stack {s.starting_stack})", 2000))
     return 0
 
 

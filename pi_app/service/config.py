@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import InvalidInputError
+from engine.input_file import InputFileError, loads_toml, read_text
 from engine.text import unsafe_reason
 from pi_app.service.console_config import ConsoleConfig, parse_console
 
@@ -282,12 +283,17 @@ def _kind_name(kinds: tuple[type, ...]) -> str:
 
 
 def _seat_key(c: _Checker, dotted: str, key: Any) -> int:
+    """A seat number written as a key: ``"1"`` .. ``"10"``; ``"01"`` is refused, so that
+    two keys can never name one seat (the second silently winning)."""
     try:
         seat = int(key)
     except (TypeError, ValueError):
         raise c.fail(dotted, f"seat must be a number 1..{MAX_SEATS}, got {key!r}") from None
     if not 1 <= seat <= MAX_SEATS:
         raise c.fail(dotted, f"seat must be 1..{MAX_SEATS}, got {seat}")
+    if str(key) != str(seat):
+        raise c.fail(dotted, f"write the seat number as {seat}, without leading zeros or "
+                             f"spaces, got {key!r}")
     return seat
 
 
@@ -550,9 +556,11 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         ConfigError: the first problem found, naming ``source`` and the key.
     """
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text, source)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{source}: invalid TOML: {exc}") from None
+    except InputFileError as exc:
+        raise ConfigError(str(exc)) from None
     c = _Checker(source, data)
     for key in data:
         if key not in _SECTIONS:
@@ -620,11 +628,7 @@ def load_config(path: str | os.PathLike[str] | None = None, *,
         return parse_config(default_config_text(), "default_config.toml", base_dir=None, env=env)
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ConfigError(f"{p}: not UTF-8 text") from None
+        text = read_text(p)
+    except InputFileError as exc:
+        raise ConfigError(str(exc)) from None
     return parse_config(text, str(p), base_dir=p.resolve().parent, env=env)

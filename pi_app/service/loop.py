@@ -242,8 +242,11 @@ class ServiceLoop:
             self._display_core = None
             # cards drawn now could not be recorded: the shoe stops dealing until it can
             self.effects.run([ShoeCommand("lock")])
+        changed = self.alarm != _alarm_text(err)
         self.journal_error = err
         self.alarm = _alarm_text(err)
+        if changed:
+            self._status(self.alarm)
 
     def _journal_recovered(self) -> None:
         log.warning("journal writable again; alarm cleared")
@@ -251,6 +254,15 @@ class ServiceLoop:
         self.journal_error = None
         self.alarm = None
         self._display_core = None
+        self._status(f"table running; journal writable again at record {self.journal.last_seq}")
+
+    def _status(self, text: str) -> None:
+        """The systemd status line (``systemctl status``), when there is a notifier."""
+        if self.notifier is not None:
+            try:
+                self.notifier.status(text)
+            except OSError:
+                log.debug("status notification failed", exc_info=True)
 
     def _apply_display_only(self, tick: ClockTick) -> None:
         if self._display_core is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.effects import Effect, HandHistory
 from engine.events import Event
-from pi_app.service.journal import Journal, TornRecord
+from pi_app.service.journal import Journal, Loss, TornRecord
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,7 @@ class Recovered:
     torn: TornRecord | None = None
     bad_snapshots: list[int] = field(default_factory=list)
     redo: list[Effect] = field(default_factory=list)
+    loss: Loss | None = None
 
     def describe(self) -> dict[str, Any]:
         """JSON-able facts about the recovery (no game state)."""
@@ -60,6 +61,9 @@ class Recovered:
             "torn_record": None if self.torn is None else
             {"seq": self.torn.seq, "reason": self.torn.reason},
             "bad_snapshots": list(self.bad_snapshots),
+            "loss": None if self.loss is None else
+            {"missing": self.loss.missing, "kept_to": self.loss.keep_to,
+             "text": self.loss.text},
         }
 
 
@@ -67,13 +71,19 @@ def recover(journal: Journal, core_cls: Any) -> Recovered:
     """Restore ``core_cls`` from ``journal``'s newest intact snapshot and replay the rest.
 
     A torn last record is dropped from the file (left in place when the journal is
-    read-only).
+    read-only).  A loss accepted knowingly (the journal opened with ``accept_loss``) cuts
+    the journal back to its last intact record, and is logged.
 
     Raises:
-        JournalCorruptError: see :meth:`pi_app.service.journal.Journal.scan`.
+        JournalLossError, JournalNewerError, JournalCorruptError: see
+            :meth:`pi_app.service.journal.Journal.scan`.
         JournalUnavailable: the torn record could not be deleted (disk read-only/full).
     """
     scan = journal.scan()
+    if scan.loss is not None and not journal.readonly:
+        journal.accept(scan.loss)
+    elif scan.loss is not None:
+        log.warning("%s: %s", journal.path, scan.loss.text)
     if scan.torn is not None and not journal.readonly:
         journal.drop_torn(scan.torn)
     for seq in scan.bad_snapshots:
@@ -89,4 +99,4 @@ def recover(journal: Journal, core_cls: Any) -> Recovered:
     return Recovered(core=core, last_seq=scan.last_seq, last_t=journal.last_t,
                      snapshot_seq=scan.snapshot_seq, replayed=len(scan.events),
                      rejected=rejected, torn=scan.torn, bad_snapshots=scan.bad_snapshots,
-                     redo=redo)
+                     redo=redo, loss=scan.loss)

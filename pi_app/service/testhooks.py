@@ -2,7 +2,7 @@
 
 ``POKERTABLE_TEST_KILL_AT="point:N"`` makes the process send itself SIGKILL the N-th
 time (1-based) it passes ``point``.  Several may be given, comma separated.  Points in
-the service: ``journal_create`` (schema written, not committed), ``journal_append``
+the service: ``journal_create`` (the new file built aside, not yet linked in), ``journal_append``
 (before an event is written), ``journal_write`` (the row is written, not yet committed),
 ``journal_commit`` (committed, not yet applied), ``apply`` (applied, effects not yet
 carried out), ``effects`` (after one hand history file is written), ``snapshot`` (a

@@ -85,6 +85,32 @@ class Service:
             self.journal.close()
 
 
+def warn_if_structure_changed(core: Any) -> str | None:
+    """After a resume: warn (logged, so on stderr) when the structure file or preset the
+    tournament started with now reads differently or cannot be read; the tournament goes
+    on with the copy recorded in the journal.  Returns the warning (None: unchanged)."""
+    recorded = getattr(core, "structure_toml", "")
+    settings = getattr(core, "settings", None)
+    if not recorded or settings is None:
+        return None
+    from engine.tournament.structure import StructureError
+    from engine.tournament.structure_file import structure_source
+
+    name = settings.structure
+    try:
+        now = structure_source(name)[0]
+    except StructureError as exc:
+        why = f"cannot be read now ({exc})"
+    else:
+        if now == recorded:
+            return None
+        why = "has changed since the tournament started"
+    text = (f"warning: the structure {name} {why}; the tournament goes on with the copy "
+            "recorded in its journal")
+    log.warning("%s", text)
+    return text
+
+
 def history_dir_for(journal_path: str | Path) -> Path:
     """``<dir>/<journal stem>-hands``: where a journal's hand histories are written."""
     p = Path(journal_path)
@@ -95,8 +121,8 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
                   core_class: type[Any] = TableCore, devices: Devices | None = None,
                   clock: ClockSource | None = None, journal_path: str | Path | None = None,
                   resume: bool = True, notifier: Notifier | None = None,
-                  snapshot_every: int | None = None, tick_interval: float | None = None
-                  ) -> Service:
+                  snapshot_every: int | None = None, tick_interval: float | None = None,
+                  accept_loss: bool = False) -> Service:
     """Open or create the journal, recover, and build the loop.
 
     Args:
@@ -110,6 +136,8 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
         clock: the clock (default :class:`RealClock`); after recovery it is wrapped so
             that it never reads earlier than the last journaled event.
         resume: with False, an existing journal is an error (:class:`JournalExistsError`).
+        accept_loss: open a journal that lost records knowingly (``--accept-journal-loss``):
+            it goes on from its last intact record and the loss is logged.
 
     Raises:
         JournalExistsError, JournalSchemaError, JournalCorruptError, JournalBusyError,
@@ -129,7 +157,7 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
         if not resume:
             raise JournalExistsError(f"{path}: a journal already exists; resume it or choose "
                                      "another journal file")
-        journal = Journal.open(path, snapshot_every=every)
+        journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss)
         try:
             check_core(journal.meta, core_class, path)
             recovered = recover(journal, core_class)
@@ -137,6 +165,7 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
             journal.close()
             raise
         core = recovered.core
+        warn_if_structure_changed(core)
         log.info("recovered %s: snapshot %d + %d events (last seq %d)%s", path,
                  recovered.snapshot_seq, recovered.replayed, recovered.last_seq,
                  f"; dropped torn record {recovered.torn.seq}" if recovered.torn else "")
@@ -162,7 +191,8 @@ def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = 
                 journal_path: str | Path | None = None, resume: bool = True,
                 notifier: Notifier | None = None, install_signal_handlers: bool = True,
                 until: Callable[[], bool] | None = None,
-                on_ready: Callable[[Service], Any] | None = None) -> int:
+                on_ready: Callable[[Service], Any] | None = None,
+                accept_loss: bool = False) -> int:
     """Run the table service until SIGTERM/SIGINT (or ``until()``); returns 0.
 
     ``notifier`` defaults to :meth:`Notifier.from_env` when ``config.watchdog`` (or no
@@ -177,7 +207,8 @@ def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = 
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit -> EFBIG, not death
     service = build_service(config, core_factory=core_factory, core_class=core_class,
                             devices=devices, clock=clock,
-                            journal_path=journal_path, resume=resume, notifier=notifier)
+                            journal_path=journal_path, resume=resume, notifier=notifier,
+                            accept_loss=accept_loss)
     loop = service.loop
     previous: dict[signal.Signals, Any] = {}
     if install_signal_handlers and threading.current_thread() is threading.main_thread():

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from engine.errors import InvalidInputError
 from engine.history.phh import UnknownVariantError, hand_from_table, load_tables
+from engine.input_file import InputFileError, read_text
 
 
 class PhhFileError(InvalidInputError):
@@ -26,11 +27,9 @@ def load(path: str) -> list[tuple[int | str, object]]:
         PhhFileError: unreadable file; PhhError: broken TOML or a malformed hand.
     """
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PhhFileError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise PhhFileError(f"{path}: cannot read: not UTF-8 text (byte {exc.start})") from None
+        text = read_text(path)
+    except InputFileError as exc:
+        raise PhhFileError(str(exc)) from None
     out: list[tuple[int | str, object]] = []
     for label, table in load_tables(text, path):
         where = f"{path} hand {label}" if label is not None else path

@@ -8,8 +8,12 @@ and writes PNGs to a folder:
 * ``tv-0001-level-03.png``: the TV at every level change (and at the start);
 * ``tv-0002-ruling-....png``: the TV at every new dealing ruling (the banner);
 * ``tv-0003-bonus-wheel.png``: the TV when the bonus wheel has landed;
-* ``hand-0012-seat-3.png``: every seat's display at every showdown;
+* ``seats/hand-0012-seat-3.png``: every seat's display at every showdown;
 * ``index.txt``: one line per picture, saying what it shows.
+
+The TV pictures are public (the TV never shows a card that is not face up).  A seat's
+display shows that player's hole cards, folded or not: its pictures are private files
+(mode 0600) in a private folder ``seats/`` (mode 0700).
 
 With ``window=True`` a desk window (pygame) shows the TV with every seat's display in a row
 beneath it, as the table would look from the dealer's chair; the pictures are still written
@@ -130,9 +134,10 @@ class ScreenRecorder:
                 image = disp.image
                 if image is None or seat not in self._showdown_seats:
                     continue
-                path = self.folder / f"hand-{hand:04d}-seat-{seat}.png"
-                image.convert("RGB").resize((image.width * 2, image.height * 2)).save(path)
-                self._index(path, f"hand {hand} showdown: seat {seat} display")
+                path = self._seats_folder() / f"hand-{hand:04d}-seat-{seat}.png"
+                _save_private(image.convert("RGB").resize((image.width * 2,
+                                                           image.height * 2)), path)
+                self._index(path, f"hand {hand} showdown: seat {seat} display (private)")
             self._showdown_saved = hand
         self._pending_showdown = None
 
@@ -170,11 +175,20 @@ class ScreenRecorder:
             return
         self._index(path, words)
 
+    def _seats_folder(self) -> Path:
+        """``<folder>/seats``, mode 0700 (made if missing, tightened if wider)."""
+        assert self.folder is not None
+        seats = self.folder / "seats"
+        seats.mkdir(mode=0o700, exist_ok=True)
+        if seats.stat().st_mode & 0o077:
+            os.chmod(seats, 0o700)
+        return seats
+
     def _index(self, path: Path, words: str) -> None:
         self.written.append(path)
         assert self.folder is not None
         with open(self.folder / "index.txt", "a", encoding="utf-8") as f:
-            f.write(f"{path.name}\t{words}\n")
+            f.write(f"{path.relative_to(self.folder)}\t{words}\n")
 
     def close(self) -> None:
         try:
@@ -184,6 +198,15 @@ class ScreenRecorder:
                 self.tv.close()
             if self.desk is not None:
                 self.desk.close()
+
+
+def _save_private(image: Any, path: Path) -> None:
+    """Write ``image`` as a PNG readable by its owner only (0600 from the start)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        image.save(fh, format="PNG")
 
 
 class DeskWindow:

@@ -75,7 +75,8 @@ class SimOptions:
     show_window: bool = False
     max_steps: int = 500_000
     speed: float | None = None
-    name: str | None = None  # the table's name on the TV (default "sim-<preset>")  # with a window: table seconds per real second (None: flat out)
+    name: str | None = None  # the table's name on the TV (default "sim-<preset>")
+    accept_journal_loss: bool = False  # resume a journal that lost records, knowingly
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -104,9 +105,15 @@ def settings_for(opts: SimOptions) -> TableSettings:
     if not opts.preset.strip():
         raise SimError("--preset is empty: give a preset name (gunpowder, phat-ace, mini) "
                        "or a structure file")
+    from engine.tournament.structure import StructureError
     from engine.tournament.structure_file import load_structure
 
-    q = load_structure(opts.preset).qualifiers
+    try:
+        q = load_structure(opts.preset).qualifiers
+    except StructureError:
+        if not opts.resume:
+            raise
+        q = None  # a resume plays the structure recorded in its journal
     if q is not None and q.rounds * q.advance > opts.players:
         raise SimError(f"the '{opts.preset}' final seats {q.rounds * q.advance} players "
                        f"({q.rounds} qualifiers x {q.advance}); the table needs at least that "
@@ -208,6 +215,11 @@ class Simulation:
         self.journal_path = journal
         if os.path.isdir(journal):
             raise SimError(f"--journal {journal} is a folder: give a file name in it")
+        from pathlib import Path
+
+        from pi_app.service.journal import check_journal_path
+
+        check_journal_path(Path(journal))  # /dev/null, a FIFO: refused as not a file
         if opts.resume and not os.path.exists(journal):
             raise SimError(f"--resume: no journal at {journal}")
         if not opts.resume:
@@ -232,7 +244,8 @@ class Simulation:
                           seats=self.screens.on_seats if self.screens else None)
         self.service = build_service(
             None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
-            journal_path=journal, resume=opts.resume, devices=devices)
+            journal_path=journal, resume=opts.resume, devices=devices,
+            accept_loss=opts.accept_journal_loss)
         self.loop = self.service.loop
         if self.service.recovered is not None and self.core.settings != self.settings:
             made = self.core.settings

@@ -38,8 +38,8 @@ def test_phh_replay_only_non_phh_files(tmp_path, capsys) -> None:
     f = tmp_path / "notes.txt"
     f.write_bytes(b"\xff\xfe not even text")
     rc, out, err = run_main(["phh", "replay", str(f)], capsys)
-    assert rc == 0 and err == ""
-    assert out.splitlines()[-1] == "0 passed, 0 failed, 1 skipped"
+    assert rc == 2 and out == ""  # nothing to replay is a mistake, not a pass
+    assert_one_error_line(err, "notes.txt", "not a PHH file")
 
 
 def test_phh_replay_malformed_phh_still_exit_2(tmp_path, capsys) -> None:

@@ -151,17 +151,23 @@ def test_our_journal_with_wide_permissions_is_still_tightened(tmp_path: Path) ->
     Journal.create(path, FakeCore().snapshot(), meta={"core": "x:Y"}).close()
     path.chmod(0o644)
     with Journal.open(path) as j:
-        assert j.meta["schema_version"] == "1"
+        assert j.meta["schema_version"] == "2"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
 
 
-def test_blank_file_left_by_a_cut_short_creation_is_reused(tmp_path: Path) -> None:
-    """A 0-byte file next to its ``.lock`` is our own creation cut short: create reuses it;
-    without the ``.lock`` it is someone else's empty file and counts as existing."""
+def test_a_blank_file_is_never_initialised_over_even_beside_its_lock(tmp_path: Path,
+                                                                     capsys) -> None:
+    """An empty ``journal.db`` beside its ``.lock`` (once taken for a creation cut short)
+    is someone's file all the same: refused, never made into a new journal.  A creation
+    cut short leaves nothing at the path (the file is built aside and linked in)."""
     path = tmp_path / "j.db"
     path.write_bytes(b"")
-    assert Journal.exists(path)
     (tmp_path / "j.db.lock").write_bytes(b"")
-    assert not Journal.exists(path)
-    Journal.create(path, FakeCore().snapshot()).close()
     assert Journal.exists(path)
+    with pytest.raises(FileExistsError):
+        Journal.create(path, FakeCore().snapshot())
+    before = _state(tmp_path)
+    rc, out, err = run_main(["sim", "--journal", str(path), "--resume", "--hands", "1"], capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, str(path), "is not a pokertable journal (empty file)")
+    assert _state(tmp_path) == before and path.read_bytes() == b""

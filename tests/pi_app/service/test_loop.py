@@ -197,6 +197,31 @@ def test_new_hand_allowed_again_once_probe_succeeds(tmp_path: Path) -> None:
     assert loop.journal_ok
 
 
+class StatusSpy:
+    """A notifier that keeps the systemd status lines it is given."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def status(self, text: str) -> bool:
+        self.lines.append(text)
+        return True
+
+
+def test_systemd_status_line_follows_the_disk_full_alarm(tmp_path: Path) -> None:
+    """Issue: ``systemctl status`` still said "table ready" while the alarm was up."""
+    spy = StatusSpy()
+    loop = new_loop(tmp_path, notifier=spy)
+    loop.handle(ClockTick(t=1.0))
+    full(loop, True)
+    loop.handle(ClockTick(t=2.0))
+    loop.handle(PlayerAction(t=2.5, seat=1, action="fold"))
+    assert len(spy.lines) == 1 and "JOURNAL UNAVAILABLE (disk full)" in spy.lines[0]
+    full(loop, False)
+    loop.handle(ClockTick(t=3.0))
+    assert len(spy.lines) == 2 and "journal writable again" in spy.lines[1]
+
+
 def test_run_stops_on_request_with_real_clock(tmp_path: Path) -> None:
     loop = new_loop(tmp_path, clock=RealClock(), tick_interval=0.05, max_wait=0.05)
     t = threading.Thread(target=loop.run)

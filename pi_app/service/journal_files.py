@@ -1,0 +1,235 @@
+"""The journal's files, checked without writing anything: the path, the SQLite header, the
+tables; the errors of the journal; and the checksums of its records.
+
+Checksums are SHA-256 (hex, first 32 digits).  A snapshot's is :func:`checksum` of
+``"<seq>\\x1f<data>"``.  An event record's is chained (:func:`chain`): the checksum of
+the previous record's checksum (the journal id for record 1), the seq and the data, so a
+record cannot be dropped, moved or swapped without breaking every later checksum.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import sqlite3
+import stat
+from pathlib import Path
+from typing import Any
+
+from engine.errors import DeviceError, InvalidInputError
+
+
+class JournalSchemaError(InvalidInputError):
+    """The journal was written by a newer (or unknown) schema; it is left untouched."""
+
+
+class JournalCorruptError(InvalidInputError):
+    """The file is not a journal, or a record other than the last one is damaged."""
+
+
+class JournalNewerError(JournalSchemaError):
+    """A record holds an event this pokertable does not know: it was written by a newer
+    one.  Nothing is written."""
+
+
+class JournalLossError(JournalCorruptError):
+    """The journal has lost records that were committed (its ``-wal`` deleted or damaged,
+    records cut or flipped); ``missing`` is how many (None when it cannot be told).
+    Nothing is written; ``--accept-journal-loss`` opens it knowingly."""
+
+    def __init__(self, message: str, missing: int | None = None) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+class JournalPathError(InvalidInputError):
+    """The journal path is not a regular file (a device, a folder, a FIFO...) or its
+    parent is not a directory; nothing was touched."""
+
+
+class JournalBusyError(InvalidInputError):
+    """Another process already has this journal open for writing."""
+
+
+class JournalUnavailable(DeviceError):
+    """The journal cannot be written now (disk full, read-only file system, I/O error).
+
+    ``reason`` is a short phrase for the alarm ("disk full", "read-only", ...).
+    """
+
+    def __init__(self, message: str, reason: str = "unavailable") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def checksum(seq: int, data: str) -> str:
+    """SHA-256 hex (first 32 digits) of ``"<seq>\\x1f<data>"``."""
+    return hashlib.sha256(f"{seq}\x1f{data}".encode()).hexdigest()[:32]
+
+
+def chain(prev: str, seq: int, data: str) -> str:
+    """The chained checksum of event record ``seq``: SHA-256 (first 32 hex digits) of
+    ``"<prev>\\x1f<seq>\\x1f<data>"``, ``prev`` being the previous record's chained
+    checksum (the journal id for record 1)."""
+    return hashlib.sha256(f"{prev}\x1f{seq}\x1f{data}".encode()).hexdigest()[:32]
+
+
+def dumps(obj: Any) -> str:
+    """The canonical JSON used in the journal (sorted keys, no spaces)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_UNAVAILABLE_ERRNOS = {errno.ENOSPC: "disk full", errno.EROFS: "read-only file system",
+                       errno.EDQUOT: "disk quota exceeded", errno.EFBIG: "file too large",
+                       errno.EIO: "I/O error", errno.EACCES: "permission denied"}
+
+
+def _no_room(path: Path | str) -> bool:
+    """Whether the file system of ``path`` has (almost) no room left: SQLite reports a
+    failure to grow its ``-shm`` or ``-wal`` there as a "disk I/O error"."""
+    folder = Path(path).parent
+    try:
+        st = os.statvfs(folder if folder.exists() else folder.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 1024 * 1024
+
+
+def unavailable_from(exc: BaseException, path: Path | str) -> JournalUnavailable | None:
+    """Map a write failure to :class:`JournalUnavailable`, or None if it is not one."""
+    if isinstance(exc, sqlite3.OperationalError) or (
+            isinstance(exc, sqlite3.DatabaseError)
+            and not isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError))):
+        text = str(exc).lower()
+        if "full" in text:
+            reason = "disk full"
+        elif "readonly" in text or "read-only" in text:
+            reason = "read-only"
+        elif "i/o" in text:
+            reason = "disk full" if _no_room(path) else "disk I/O error"
+        elif "locked" in text or "busy" in text:
+            reason = "database locked"
+        else:
+            reason = text
+        return JournalUnavailable(f"{path}: journal unavailable ({exc})", reason)
+    if isinstance(exc, OSError) and not isinstance(exc, DeviceError):
+        why = _UNAVAILABLE_ERRNOS.get(exc.errno or 0)
+        if why:
+            return JournalUnavailable(f"{path}: journal unavailable ({exc})", why)
+    return None
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def has_wal(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    return wal.exists() and wal.stat().st_size > 0
+
+
+def ro_uri(path: Path) -> str:
+    """A read-only URI that creates no ``-wal``/``-shm`` file when there is no WAL to read."""
+    quoted = str(path.resolve()).replace("?", "%3f").replace("#", "%23")
+    return f"file:{quoted}?mode=ro" + ("" if has_wal(path) else "&immutable=1")
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
+          (stat.S_ISSOCK, "a socket"))
+
+
+def check_journal_path(path: Path) -> bool:
+    """Whether ``path`` exists, after checking that it may hold a journal at all.
+
+    Nothing is created, opened for writing or chmodded here: this runs before anything
+    else touches the path.
+
+    Raises:
+        JournalPathError: ``path`` exists but is not a regular file (``/dev/null``, a
+            folder, a FIFO), or its parent exists but is not a directory.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        try:
+            pst = os.stat(path.parent)
+        except FileNotFoundError:
+            return False  # create() makes the missing folders
+        except NotADirectoryError:
+            raise JournalPathError(
+                f"{path}: a parent of the journal is not a directory") from None
+        if not stat.S_ISDIR(pst.st_mode):
+            raise JournalPathError(f"{path}: parent {path.parent} is not a directory") from None
+        return False
+    except NotADirectoryError:
+        raise JournalPathError(f"{path}: a parent of the journal is not a directory") from None
+    if not stat.S_ISREG(st.st_mode):
+        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
+        if stat.S_ISDIR(st.st_mode):
+            raise JournalPathError(f"{path}: is a directory, not a journal file")
+        raise JournalPathError(
+            f"{path}: is {kind}, not a regular file; the journal must be a regular file")
+    return True
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def verify_journal(path: Path, version: int) -> None:
+    """Check, read-only, that ``path`` is one of our journals (``meta`` with a
+    ``schema_version`` and, from version 2, a ``journal_id``; ``events``, ``snapshots``)
+    before anything writes to it.
+
+    Raises:
+        JournalCorruptError: "<path> is not a pokertable journal (...)".
+    """
+    try:
+        con = sqlite3.connect(ro_uri(path), uri=True)
+        try:
+            tables = {row[0] for row in con.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            missing = sorted({"meta", "events", "snapshots"} - tables)
+            if missing:
+                raise JournalCorruptError(
+                    f"{path} is not a pokertable journal (missing tables: "
+                    f"{', '.join(missing)}); the file was not changed")
+            keys = {row[0] for row in con.execute(
+                "SELECT key FROM meta WHERE key IN ('schema_version', 'journal_id')")}
+            if "schema_version" not in keys or (version >= 2 and "journal_id" not in keys):
+                raise JournalCorruptError(
+                    f"{path} is not a pokertable journal (no schema_version or journal_id "
+                    "in meta); the file was not changed")
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorruptError(
+            f"{path} is not a pokertable journal or is damaged (unreadable: {exc}); "
+            f"the file was not changed") from None
+
+
+def read_user_version(path: Path) -> int:
+    """``PRAGMA user_version`` of ``path``, without writing (or creating) any file.
+
+    Without a WAL the header is read directly (offset 60, big-endian); with one, through a
+    read-only connection (the newest header may be in the WAL).
+    """
+    with open(path, "rb") as fh:
+        header = fh.read(100)
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        what = "empty file" if not header else "not an SQLite file"
+        raise JournalCorruptError(
+            f"{path} is not a pokertable journal ({what}); the file was not changed")
+    if not has_wal(path):
+        return int.from_bytes(header[60:64], "big")
+    try:
+        con = sqlite3.connect(ro_uri(path), uri=True)
+        try:
+            return int(con.execute("PRAGMA user_version").fetchone()[0])
+        finally:
+            con.close()
+    except sqlite3.DatabaseError as exc:
+        raise JournalCorruptError(
+            f"{path} is not a pokertable journal ({exc}); the file was not changed") from None
