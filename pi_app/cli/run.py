@@ -72,9 +72,11 @@ def _handler(args: argparse.Namespace) -> int:
 
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        from pi_app.console.server import start_console
         from pi_app.service.daemon import run_daemon
 
-        return run_daemon(config, accept_loss=args.accept_journal_loss)
+        return run_daemon(config, start_console=start_console,
+                          accept_loss=args.accept_journal_loss)
     return _run_simulated(config, args)
 
 

@@ -53,7 +53,7 @@ def archive_and_renew(service: Any, config: Any, structure: str | None = None) -
     loop.final_snapshot()
     journal_path = Path(loop.journal.path)
     loop.journal.close()
-    for suffix in ("", "-wal", "-shm"):
+    for suffix in ("", "-wal", "-shm", ".mark"):  # the journal, its WAL and high-water mark
         src = Path(f"{journal_path}{suffix}")
         if src.exists():
             os.replace(src, folder / f"{journal_path.name}{suffix}")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from engine.effects import Alert, ShoeCommand
@@ -147,19 +148,20 @@ def _after_restart(service: Any, wanted: Any = None) -> None:
                     "journal to use the new settings")
 
 
-def run_daemon(config: Any, **kw: Any) -> int:
+def run_daemon(config: Any, *, start_console: Callable[[Any, Any], Any] | None = None,
+               **kw: Any) -> int:
     """Run the table service for ``config`` until SIGTERM/SIGINT; returns the exit status.
-    With ``[console]`` in the config, the director's console is served too
-    (:mod:`pi_app.console.server`), from READY until the stop."""
+    With ``[console]`` in the config, the director's console is served too by
+    ``start_console(config, service)`` (the command line hands in
+    :func:`pi_app.console.server.start_console`, so the service never imports the console),
+    from READY until the stop."""
     devices, _ = build_devices(config)
     consoles: list[Any] = []
 
     def on_ready(service: Any) -> None:
         wanted = config.table_settings() if hasattr(config, "table_settings") else None
         _after_restart(service, wanted)
-        if getattr(config, "console", None) is not None:
-            from pi_app.console.server import start_console
-
+        if getattr(config, "console", None) is not None and start_console is not None:
             consoles.append(start_console(config, service))
 
     def close() -> None:
