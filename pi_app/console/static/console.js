@@ -58,7 +58,7 @@
   async function command(path, body, done) {
     const r = await call("POST", path, body);
     if (r.ok) {
-      toast(`Done: ${describe(path, body)}`, true);
+      toast(`Done: ${r.answer.detail || describe(path, body)}`, true);
       if (done) done(r.answer);
       return r.answer;
     }
@@ -167,12 +167,14 @@
     setText("waiting-line", waiting.length ? `${waiting.length} waiting for the seat draw` :
       "No one is waiting for the seat draw.");
     changed("waiting", waiting, (names) => fill("waiting", names.map((n) => el("li", {}, n))));
+    $("waiting").hidden = !waiting.length;
     const started = d.clock.started;
     $("start-go").hidden = started;
     $("draw-go").hidden = started || !waiting.length;
     const late = c.late_entry;
     setText("late-line", late && late.open
-      ? `Open at level ${late.level}: ${chips(late.chips)} chips (less ${chips(late.deduction)}).`
+      ? `Open at level ${late.level}: ${chips(late.chips)} chips (after the house's ` +
+        `deduction of ${chips(late.deduction)}).`
       : "Late entry is closed.");
     const seated = d.players.filter((p) => p.seat !== null);
     changed("players", [seated, selectedSeat], ([rows]) => fill("players", rows.map((p) =>
@@ -187,6 +189,7 @@
       setText("player-title", `Seat ${p.seat}: ${p.name} \u00b7 ${chips(p.chips)} \u00b7 ${p.status}`);
       $("away-go").hidden = p.status !== "in";
       $("back-go").hidden = p.status !== "away";
+      $("elim-go").hidden = !["in", "away"].includes(p.status);
     }
   }
 
@@ -205,25 +208,23 @@
     const c = d.console;
     const names = Object.fromEntries(d.players.filter((p) => p.seat).map((p) => [p.seat, p.name]));
     const legal = c.legal;
-    $("bet-form").hidden = !c.actor;
-    $("allin-go").hidden = !c.actor;
+    const table = d.screen && d.screen.table;
+    $("act-row").hidden = !c.actor;
+    $("bet-form").hidden = !c.actor || !legal || legal.min_raise_to === null;
+    $("show-form").hidden = !c.in_hand || c.actor || !table || table.street !== "showdown";
     if (c.actor) {
       setText("actor-line", `Seat ${c.actor} to act: ${names[c.actor] || ""}`);
-      const parts = [];
-      if (legal) {
-        parts.push(legal.call_amount ? `call ${chips(legal.call_amount)}` : "check");
-        if (legal.min_raise_to !== null && legal.min_raise_to !== undefined) {
-          parts.push(`bet or raise to ${chips(legal.min_raise_to)} .. ${chips(legal.max_raise_to)}`);
-        }
+      const call = legal && legal.call_amount ? `Call ${chips(legal.call_amount)}` : "Check";
+      setText("call-go", call);
+      const parts = [call.toLowerCase()];
+      if (legal && legal.min_raise_to !== null && legal.min_raise_to !== undefined) {
+        parts.push(`bet or raise to ${chips(legal.min_raise_to)} .. ${chips(legal.max_raise_to)}`);
+        $("bet-amount").min = legal.min_raise_to;
+        $("bet-amount").max = legal.max_raise_to;
       }
       setText("legal-line", parts.join(" \u00b7 "));
-      const amount = $("bet-amount");
-      if (legal && legal.min_raise_to) {
-        amount.min = legal.min_raise_to;
-        amount.max = legal.max_raise_to;
-      }
     } else {
-      setText("actor-line", "No one to act");
+      setText("actor-line", c.in_hand ? "Dealing: no one to act" : "Between hands");
       setText("legal-line", "");
     }
     const ruling = c.ruling || (d.screen && d.screen.ruling);
@@ -234,7 +235,9 @@
       setText("ruling-instruction", ruling.instruction || "");
       setText("ruling-status", ruling.status || "");
     }
-    $("shoe-offline").hidden = c.shoe_online !== false;
+    $("card-form").hidden = !c.in_hand;
+    $("award-form").hidden = role !== "director" || c.shoe_online !== false || !c.in_hand;
+    $("keyed").hidden = $("card-form").hidden && $("award-form").hidden;
   }
 
   function renderClockTab(d) {
@@ -244,10 +247,15 @@
     $("color-up").hidden = !d.console.color_up_pending;
   }
 
+  function when(iso) {
+    const t = new Date(iso);
+    return Number.isNaN(t.getTime()) ? "" : t.toLocaleTimeString([], {hour12: false});
+  }
+
   function renderAudit(entries) {
     fill("audit", entries.slice().reverse().map((a) => el("li", {},
       el("div", {class: "audit-head"}, el("strong", {}, a.command),
-        el("span", {class: "muted"}, ` ${a.at || ""} \u00b7 ${a.role || ""} \u00b7 token ${a.token || "-"}`)),
+        el("span", {class: "muted"}, ` ${when(a.at)} \u00b7 ${a.role || ""} \u00b7 token ${a.token || "-"}`)),
       a.detail ? el("div", {}, a.detail) : null)));
   }
 
@@ -261,22 +269,26 @@
   }
 
   /** Buttons with data-confirm act on the second tap within 4 s (one hand, no dialog). */
-  function armed(button) {
-    if (!button.dataset.confirm) return true;
+  const disarmTimers = new Map();
+  function disarm(button) {
+    clearTimeout(disarmTimers.get(button));
+    disarmTimers.delete(button);
     if (button.dataset.armed) {
       delete button.dataset.armed;
       button.textContent = button.dataset.label;
+    }
+  }
+
+  function armed(button) {
+    if (!button.dataset.confirm) return true;
+    if (button.dataset.armed) {
+      disarm(button);
       return true;
     }
     button.dataset.label = button.textContent;
     button.dataset.armed = "1";
     button.textContent = button.dataset.confirm;
-    setTimeout(() => {
-      if (button.dataset.armed) {
-        delete button.dataset.armed;
-        button.textContent = button.dataset.label;
-      }
-    }, 4000);
+    disarmTimers.set(button, setTimeout(() => disarm(button), 4000));
     return false;
   }
 
@@ -318,6 +330,10 @@
     onSubmit("bet-form", () => command("/api/bet", {seat: doc.console.actor, amount: int("bet-amount")},
       () => { $("bet-amount").value = ""; }));
     guarded("allin-go", () => command("/api/all-in", {seat: doc.console.actor}));
+    onClick("fold-go", () => command("/api/fold", {seat: doc.console.actor}));
+    onClick("call-go", () => command("/api/call", {seat: doc.console.actor}));
+    onSubmit("show-form", () => command("/api/show", {seat: int("show-seat")}));
+    onClick("muck-go", () => command("/api/muck", {seat: int("show-seat")}));
     onClick("undo-go", () => command("/api/undo", {}));
     onClick("next-hand-go", () => command("/api/next-hand", {}));
     onClick("ruling-confirm-go", () => command("/api/ruling/confirm", {}));
@@ -383,14 +399,21 @@
   }
 
   // --- start ------------------------------------------------------------------------
+  /** /console#pair=CODE (the TV's QR code): pair with the code, then drop it from the
+      address (it is good for one pairing). */
+  function pairFromAddress() {
+    const m = /^#pair=([A-Za-z0-9-]{1,20})$/.exec(location.hash);
+    if (!m) return false;
+    history.replaceState(null, "", location.pathname);
+    if (link) { link.close(); link = null; }
+    pair(m[1]);
+    return true;
+  }
+
   wire();
-  const pairCode = /^#pair=([A-Za-z0-9-]{1,20})$/.exec(location.hash);
-  if (pairCode) {
-    history.replaceState(null, "", location.pathname);  // the code is used once
-    pair(pairCode[1]);
-  } else if (token) {
-    startLink();
-  } else {
-    showPairing();
+  window.addEventListener("hashchange", pairFromAddress);
+  if (!pairFromAddress()) {
+    if (token) startLink();
+    else showPairing();
   }
 })();

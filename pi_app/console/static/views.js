@@ -6,9 +6,8 @@
 const Views = (() => {
   const {el, fill, setText, chips, clock, ordinal, card, blinds, changed} = PT;
 
-  function levelName(c, screenClock) {
-    if (c.is_break) return "BREAK";
-    return `LEVEL ${c.level}`;
+  function levelName(c) {
+    return c.is_break ? "BREAK" : `LEVEL ${c.level}`;
   }
 
   /** ids: clock-level, clock-time, clock-state, clock-blinds, clock-next, clock-players,
@@ -16,7 +15,7 @@ const Views = (() => {
   function renderClock(doc) {
     const c = doc.clock;
     const sc = (doc.screen && doc.screen.clock) || {};
-    setText("clock-level", levelName(c, sc));
+    setText("clock-level", levelName(c));
     const hands = sc.hands_remaining;
     setText("clock-time", c.remaining_seconds === null && hands !== null && hands !== undefined
       ? `${hands} HAND${hands === 1 ? "" : "S"}` : clock(c.remaining_seconds));
@@ -65,7 +64,7 @@ const Views = (() => {
       if (box) box.hidden = !table;
       if (!table) return;
       setText("hand-title", `Hand #${table.hand_number} \u00b7 ${table.street.replace("preflop", "pre-flop")}`);
-      fill("hand-board", table.board.length ? table.board.map(card) : el("span", {class: "muted"}, "no board yet"));
+      fill("hand-board", table.board.length ? table.board.map(card) : el("span", {class: "muted"}, "no board"));
       fill("hand-pots", table.pots.map((p) => el("li", {}, `${p.label}: ${chips(p.amount)}`)));
       fill("hand-seats", table.seats.filter((s) => s.status !== "empty").map(seatRow));
       setText("hand-message", table.message || "");
@@ -92,8 +91,8 @@ const Views = (() => {
   }
 
   function renderAll(doc) {
-    setText("title-table", doc.table);
-    setText("title-tournament", doc.tournament);
+    setText("title-tournament", doc.tournament || doc.table);
+    setText("title-table", doc.tournament && doc.tournament !== doc.table ? doc.table : "");
     renderClock(doc);
     renderTable(doc);
     renderPayouts(doc);
