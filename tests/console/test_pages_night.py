@@ -131,7 +131,7 @@ def fold_out(night: Night) -> None:
     while (k.text("actor-line") or "").startswith("Seat"):
         before = k.text("actor-line")
         k.act("fold-go")
-        k.wait(lambda: k.text("actor-line") != before, "the fold was not pushed")
+        k.wait(lambda b=before: k.text("actor-line") != b, "the fold was not pushed")
     k.wait_text("actor-line", "Between hands")
 
 

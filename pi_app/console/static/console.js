@@ -104,6 +104,8 @@
     $("app").hidden = true;
     $("tabs").hidden = true;
     $("role").hidden = true;
+    $("mini-clock").hidden = true;
+    setText("link", "not paired");
   }
 
   function startLink() {
@@ -137,6 +139,7 @@
     role = r;
     setText("role", r);
     $("role").hidden = false;
+    $("mini-clock").hidden = false;
     $("app").hidden = false;
     $("tabs").hidden = false;
     document.querySelectorAll("[data-role]").forEach((n) => {

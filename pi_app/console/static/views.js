@@ -59,7 +59,7 @@ const Views = (() => {
   /** ids: hand-title, hand-board, hand-pots, hand-seats, hand-message */
   function renderTable(doc) {
     const t = doc.screen ? doc.screen.table : null;
-    changed("table", t, (table) => {
+    changed("table", doc.finished ? null : t, (table) => {
       const box = document.getElementById("hand");
       if (box) box.hidden = !table;
       if (!table) return;
