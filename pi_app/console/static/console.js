@@ -48,10 +48,11 @@
     } catch (e) {
       answer = {error: "the table did not answer: is the phone on the venue's network?"};
     }
+    answer = answer || {};
     if (status === 401 && path !== "/api/pair") {
-      forget("your token is no longer valid: pair this phone again");
+      forget(`${answer.error || "this phone's token is no longer valid"}: pair this phone again`);
     }
-    return {ok: status >= 200 && status < 300, status, answer: answer || {}};
+    return {ok: status >= 200 && status < 300, status, answer};
   }
 
   /** POST a command; a toast says what happened.  Returns the answer or null. */
@@ -62,7 +63,7 @@
       if (done) done(r.answer);
       return r.answer;
     }
-    toast(r.answer.error || `refused (${r.status})`, false);
+    if (r.status !== 401) toast(r.answer.error || `refused (${r.status})`, false);
     return null;
   }
 
