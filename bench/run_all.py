@@ -47,6 +47,7 @@ TINY = {
     "bench_idle.py": ["--seconds", "1", "--warmup", "1"],
     "bench_equity.py": ["--spots", "2", "--samples", "500"],
     "bench_console.py": ["--clients", "2", "--commands", "3", "--idle", "0.5"],
+    "bench_page_weight.py": [],
 }
 
 
