@@ -29,6 +29,7 @@ SHORT = [
     ("bench_idle.py", ["--seconds", "60", "--warmup", "10"]),
     ("bench_equity.py", ["--spots", "10"]),
     ("bench_console.py", ["--clients", "20", "--commands", "100", "--idle", "10"]),
+    ("bench_page_weight.py", []),
 ]
 #: each bench once in a tiny size (tests/test_benches.py)
 TINY = {
@@ -46,6 +47,7 @@ TINY = {
     "bench_idle.py": ["--seconds", "1", "--warmup", "1"],
     "bench_equity.py": ["--spots", "2", "--samples", "500"],
     "bench_console.py": ["--clients", "2", "--commands", "3", "--idle", "0.5"],
+    "bench_page_weight.py": [],
 }
 
 

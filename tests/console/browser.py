@@ -39,9 +39,11 @@ def _which(*names: str) -> str:
 
 
 @contextmanager
-def chromium(size: tuple[int, int] = PHONE) -> Iterator[webdriver.Chrome]:
+def chromium(size: tuple[int, int] = PHONE, *, network_log: bool = False,
+             downloads: str | None = None) -> Iterator[webdriver.Chrome]:
     """A headless Chromium with a window of ``size`` CSS pixels and a fresh profile; closed
-    (and its profile removed) on exit.
+    (and its profile removed) on exit.  ``network_log``: keep Chrome's performance log (the
+    WebSocket frames a page receives); ``downloads``: the folder downloads are saved to.
 
     Raises:
         BrowserMissing: chromium or chromedriver not installed.
@@ -55,9 +57,14 @@ def chromium(size: tuple[int, int] = PHONE) -> Iterator[webdriver.Chrome]:
         opts.add_argument(flag)
     opts.add_argument(f"--user-data-dir={profile}")
     opts.add_argument(f"--window-size={size[0]},{size[1]}")
+    opts.set_capability("goog:loggingPrefs",
+                        {"browser": "ALL", **({"performance": "ALL"} if network_log else {})})
     driver = webdriver.Chrome(options=opts, service=Service(executable_path=driver_path))
     try:
         set_viewport(driver, size)
+        if downloads is not None:
+            driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                                   {"behavior": "allow", "downloadPath": downloads})
         yield driver
     finally:
         driver.quit()
