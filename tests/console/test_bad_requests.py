@@ -154,8 +154,10 @@ _bodies = st.one_of(st.dictionaries(st.sampled_from(["seat", "name", "chips", "a
 def test_fuzz_the_command_api(table, path, body):
     """Any body to any command: a 200 that the audit shows, or a 4xx with one line; never a
     5xx, and a refusal adds nothing to the journal."""
-    if path in ("start", "round/start", "seat-draw"):
-        return  # would change the night the other tests rely on
+    if path in ("start", "round/start", "seat-draw", "new-tournament"):
+        # would change the night the other tests rely on (new-tournament archives it and
+        # starts an empty audit: tests/console/test_new_tournament.py covers it)
+        return
     before = journal_records(table)
     audit = audit_length(table)
     status, doc = table.post(f"/api/{path}", body, token=table.director)
