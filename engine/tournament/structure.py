@@ -178,6 +178,8 @@ class Structure:
     color_up_rule: str = "round_up"
     raise_rule: str = "standard"
     buy_in: int = 0
+    #: the dealing-rulings house profile the structure comes with (engine.dealing.irregularities)
+    house_profile: str = "tda2024"
     late_registration: LateRegistration = field(default_factory=LateRegistration)
     bounty: Bounty | None = None
     bonus_wheel: BonusWheel | None = None

@@ -5,6 +5,7 @@ TOML, collecting every problem (file, level or table, and what is wrong) before 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -49,6 +50,34 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
+
+def can_make(amount: int, chips: Sequence[int]) -> bool:
+    """Whether ``amount`` can be paid exactly with chips of the ``chips`` denominations
+    (any number of each).  10/25/100/250 makes 25 and 35, not 15.
+
+    Exact: amounts not a multiple of the chips' greatest common divisor never can; above
+    the Frobenius bound (Schur: (smallest - 1) x (largest - 1), in units of that divisor)
+    every multiple can; below it a small table of reachable amounts decides.
+
+    >>> can_make(25, (10, 25, 100, 250)), can_make(15, (10, 25, 100, 250))
+    (True, False)
+    """
+    ds = sorted({d for d in chips if d > 0})
+    if amount < 0 or not ds:
+        return amount == 0
+    g = 0
+    for d in ds:
+        g = math.gcd(g, d)
+    if amount % g:
+        return False
+    r, units = amount // g, [d // g for d in ds]
+    if r >= (units[0] - 1) * (units[-1] - 1):
+        return True
+    reach = [True] + [False] * r
+    for v in range(1, r + 1):
+        reach[v] = any(v >= u and reach[v - u] for u in units)
+    return reach[r]
+
 class Validator:
     """Builds a :class:`Structure` from parsed TOML, collecting every problem."""
 
@@ -92,8 +121,8 @@ class Validator:
     def build(self, raw: dict[str, Any]) -> Structure:
         self.unknown(raw, _TOP_KEYS, "")
         t = self.table(raw, "tournament")
-        self.unknown(t, {"name", "source", "buy_in", "raise_rule", "heads_up_hand_limit"},
-                     "[tournament]")
+        self.unknown(t, {"name", "source", "buy_in", "raise_rule", "heads_up_hand_limit",
+                         "house_profile"}, "[tournament]")
         name = self.text(t.get("name", Path(self.f).stem), "[tournament]", "name", 60)
         source = self.text(t.get("source", ""), "[tournament]", "source", 200, empty=True)
         buy_in = self.int_field(t, "buy_in", "[tournament]", default=0) or 0
@@ -101,6 +130,12 @@ class Validator:
         if raise_rule not in RAISE_RULES:
             self.bad("[tournament]", f"raise_rule must be one of {RAISE_RULES}, got {raise_rule!r}")
         hu = self.int_field(t, "heads_up_hand_limit", "[tournament]", minimum=1)
+        profile = t.get("house_profile", "tda2024")
+        from engine.dealing.irregularities import PROFILES
+
+        if profile not in PROFILES:
+            self.bad("[tournament]", f"house_profile must be one of {', '.join(PROFILES)}, "
+                                     f"got {profile!r}")
 
         chips, starting, rule = self.chips(self.table(raw, "chips"))
         levels = self.levels(raw.get("levels"), chips)
@@ -121,7 +156,7 @@ class Validator:
             color_up_rule=rule, raise_rule=str(raise_rule), buy_in=buy_in,
             late_registration=late, bounty=bounty, bonus_wheel=wheel,
             heads_up_hand_limit=hu, qualifiers=quals, payouts=payouts, points=points,
-            path=self.f)
+            path=self.f, house_profile=str(profile))
 
     # -- chips
     def chips(self, c: dict[str, Any]) -> tuple[tuple[Chip, ...], dict[int, int], str]:
@@ -255,7 +290,7 @@ class Validator:
             if in_play:
                 for label, amount in (("small blind", sb), ("big blind", bb), ("ante", ante),
                                       ("big blind ante", bba), ("min bet", min_bet or 0)):
-                    if amount and amount % in_play[0]:
+                    if amount and not can_make(amount, in_play):
                         need = [d for d in before if d not in in_play and amount % d == 0]
                         if need:
                             self.bad(where, f"color-up of {need[0]} but the {label} {amount} "
@@ -318,7 +353,7 @@ class Validator:
         if v is None:
             self.bad("[bounty]", "chips (the bounty chip's value) is required")
             return None
-        if chips and v % chips[0].denomination:
+        if chips and not can_make(v, [c.denomination for c in chips]):
             self.bad("[bounty]", f"a bounty of {v} cannot be made from the chip set")
         return Bounty(v)
 
@@ -340,11 +375,11 @@ class Validator:
             self.bad(where, f"segments must list positive chip amounts, got {seg!r}")
             return None
         if chips:  # a bonus is paid in chips: it must be made of the set's chips
-            unit = min(c.denomination for c in chips)
-            odd = [s for s in seg if s % unit]
+            denoms = [c.denomination for c in chips]
+            odd = [s for s in seg if not can_make(s, denoms)]
             if odd:
                 self.bad(where, f"segments {odd} cannot be paid in the chip set "
-                                f"(the smallest chip is {unit})")
+                                f"({', '.join(map(str, sorted(denoms)))})")
         name = self.text(w.get("name", "Bonus wheel"), where, "name", 40)
         return BonusWheel(name, first, last, tuple(seg))
 

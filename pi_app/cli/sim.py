@@ -64,7 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "showdowns")
     p.add_argument("--direct", action="store_true",
                    help="skip the simulated devices: events go straight to the loop (fast)")
-    p.add_argument("--profile", default="tda2024", help="house profile for dealing rulings")
+    p.add_argument("--profile", default=None,
+                   help="house profile for dealing rulings (default: the preset's own)")
     p.add_argument("--phh", nargs="+", metavar="FILE",
                    help="replay recorded hands (PHH) through the service instead")
     p.add_argument("--demo", choices=("exposed-second-card", "premature-flop", "all"),

@@ -368,7 +368,14 @@ def _structure(c: _Checker, base_dir: Path | None) -> tuple[str, str]:
             except InvalidInputError as exc:
                 problems = getattr(exc, "problems", None) or [str(exc)]
                 raise c.fail("tournament.structure", str(problems[0])) from None
-    profile = c.get(sec, "tournament", "house_profile", str, "tda2024")
+    profile = c.get(sec, "tournament", "house_profile", str, "")
+    if not profile:  # the profile the structure comes with
+        profile = "tda2024"
+        if structure_mod is not None:
+            try:
+                profile = structure_mod.load_structure(structure).house_profile
+            except InvalidInputError:
+                pass  # reported as tournament.structure above
     try:
         from engine.dealing.irregularities import PROFILES
     except ImportError:

@@ -68,7 +68,7 @@ class SimOptions:
     headless: bool = True
     screenshots: str | None = None
     backend: str = "hardware"  # hardware | direct
-    profile: str = "tda2024"
+    profile: str | None = None  # None: the preset's own house profile
     late: tuple[LateEntry, ...] | None = None  # None: the preset's default late arrivals
     layout: str = "split"
     tv_size: tuple[int, int] = (1280, 720)
@@ -109,11 +109,12 @@ def settings_for(opts: SimOptions) -> TableSettings:
     from engine.tournament.structure_file import load_structure
 
     try:
-        q = load_structure(opts.preset).qualifiers
+        structure = load_structure(opts.preset)
     except StructureError:
         if not opts.resume:
             raise
-        q = None  # a resume plays the structure recorded in its journal
+        structure = None  # a resume plays the structure recorded in its journal
+    q = structure.qualifiers if structure is not None else None
     if q is not None and q.rounds * q.advance > opts.players:
         raise SimError(f"the '{opts.preset}' final seats {q.rounds * q.advance} players "
                        f"({q.rounds} qualifiers x {q.advance}); the table needs at least that "
@@ -122,7 +123,8 @@ def settings_for(opts: SimOptions) -> TableSettings:
                                                                         opts.players)
     late_seats = {e.seat for e in late}
     players = {s: f"Player {s}" for s in range(1, opts.players + 1) if s not in late_seats}
-    settings = TableSettings(players=players, structure=opts.preset, profile=opts.profile,
+    profile = opts.profile or (structure.house_profile if structure is not None else "tda2024")
+    settings = TableSettings(players=players, structure=opts.preset, profile=profile,
                              seed=opts.seed, deck_seed=opts.seed, layout=opts.layout,
                              name=opts.name or f"sim-{opts.preset}")
     settings.house_profile()  # an unknown profile fails here, before any journal exists

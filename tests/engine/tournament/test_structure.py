@@ -48,7 +48,7 @@ def test_broken_file_rejected_naming_file_level_problem(name):
 
 
 def test_every_broken_file_is_in_the_table():
-    files = {p.name for p in DATA.glob("*.toml")} - {"valid_mixed.toml"}
+    files = {p.name for p in DATA.glob("*.toml")} - {"valid_mixed.toml", "seed004_chip_set.toml"}
     assert files == set(BROKEN)
 
 

@@ -1,0 +1,31 @@
+"""The structure check asks whether the chips in play can make an amount, not whether the
+smallest chip divides it (seed 004's 10/25/100/250 set was refused before)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.tournament.structure import StructureError
+from engine.tournament.structure_file import load_structure, parse_structure
+from engine.tournament.structure_check import can_make
+from tests.data_paths import data
+
+DATA = data("tournament")
+
+
+def test_seed_004_chip_set_makes_its_blinds():
+    s = load_structure(str(DATA / "seed004_chip_set.toml"))
+    assert [lv.small_blind for lv in s.blind_levels] == [25, 35]
+
+
+@pytest.mark.parametrize("amount,ok", [(25, True), (35, True), (15, False), (5, False),
+                                       (45, True), (10**9 + 5, True)])
+def test_can_make_with_10_25_100_250(amount, ok):
+    assert can_make(amount, (10, 25, 100, 250)) is ok
+
+
+def test_an_amount_the_chips_cannot_make_is_still_refused():
+    text = (DATA / "seed004_chip_set.toml").read_text().replace("small_blind = 35",
+                                                                "small_blind = 15")
+    with pytest.raises(StructureError, match="small blind 15 cannot be made"):
+        parse_structure(text, "x.toml")
