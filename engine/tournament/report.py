@@ -10,6 +10,7 @@ from typing import Protocol
 
 from engine.tournament.clock import Clock
 from engine.tournament.entrant import Entrant
+from engine.tournament.payouts import split_pool
 from engine.tournament.points import league_points as _points
 from engine.tournament.structure import Level, Structure
 from engine.views import ClockView, WheelView
@@ -52,6 +53,8 @@ class TournamentReading(Protocol):
     def active(self) -> list[Entrant]: ...
     def stacks(self) -> dict[int, int]: ...
     def place(self, e: Entrant) -> int | None: ...
+    def standings(self) -> list[tuple[int | None, Entrant]]: ...
+    def payouts(self) -> list[tuple[int, int]]: ...
     def prize_pool(self) -> int: ...
     def registration_open(self) -> bool: ...
     def color_up_due(self) -> tuple[int, ...]: ...
@@ -94,16 +97,39 @@ def prize_pool(t: TournamentReading) -> int:
 
 
 def payouts(t: TournamentReading) -> list[tuple[int, int]]:
-    """(place, amount) from the payout table for the number of entrants; rounding
-    remainders go to first place.  Empty when no bracket fits."""
-    n = len(t.entries())
-    pool = t.prize_pool()
-    for br in t.structure.payouts:
-        if br.min_entrants <= n <= br.max_entrants:
-            amounts = [int(pool * p // 100) for p in br.percentages]
-            amounts[0] += pool - sum(amounts)
-            return list(enumerate(amounts, 1))
+    """(place, amount) from the payout table for the number of entrants, in exact
+    arithmetic (:func:`engine.tournament.payouts.split_pool`: the remainder goes to first
+    place).  Empty when no bracket fits."""
+    return payouts_for(t.structure, len(t.entries()), t.prize_pool())
+
+
+def payouts_for(structure: Structure, entrants: int, pool: int) -> list[tuple[int, int]]:
+    """(place, amount) for ``entrants`` and a ``pool`` (whole units) from ``structure``'s
+    payout table; empty when no bracket fits."""
+    for br in structure.payouts:
+        if br.min_entrants <= entrants <= br.max_entrants:
+            return list(enumerate(split_pool(pool, br.percentages), 1))
     return []
+
+
+def prizes(t: TournamentReading) -> dict[int, int]:
+    """entry_id -> prize (whole units) of every placed entrant, from :func:`payouts`.
+
+    Entrants tied for a place (out in the same hand with the same chips at its start, TDA)
+    share the prizes of the places they cover equally; the remainder of that share goes one
+    unit each to the tied entrants in seat-number order (the stated rule)."""
+    table = dict(t.payouts())
+    groups: dict[int, list[Entrant]] = {}
+    for place, e in t.standings():
+        if place is not None:
+            groups.setdefault(place, []).append(e)
+    out: dict[int, int] = {}
+    for place, es in groups.items():
+        total = sum(table.get(p, 0) for p in range(place, place + len(es)))
+        share, rest = divmod(total, len(es))
+        for i, e in enumerate(sorted(es, key=lambda x: x.seat)):
+            out[e.entry_id] = share + (1 if i < rest else 0)
+    return out
 
 
 def league_points(t: TournamentReading) -> dict[int, float]:

@@ -5,7 +5,7 @@ is known once a player is out (or has won); a player still in has ``place`` None
 is whole currency units (int); league points come from the structure's ``[points]``
 formula and are written with two decimals (exact :class:`decimal.Decimal` strings).
 
->>> from engine.tournament.structure import load_structure
+>>> from engine.tournament.structure_file import load_structure
 >>> from engine.tournament.tournament import Tournament
 >>> t = Tournament(load_structure("gunpowder"))
 >>> for seat, name in ((1, "Ann"), (2, "Bob")):
@@ -42,13 +42,13 @@ def results(t: Tournament) -> list[dict[str, Any]]:
     (entry id), ``payout`` (currency units, 0 outside the money), ``bounty`` (True for the
     bounty holder), ``knockouts``, ``points`` (two-decimal string or None) and ``status``
     (``"in"`` or ``"out"``).  Sorted by place, then players still in by chips."""
-    pay = dict(t.payouts())
+    prizes = t.prizes()
     points = t.league_points()
     rows = []
     for place, e in t.standings():
         rows.append({
             "place": place, "name": e.name, "seat": e.seat, "entry": e.entry_id,
-            "payout": pay.get(place, 0) if place is not None else 0,
+            "payout": prizes.get(e.entry_id, 0),
             "bounty": bool(e.bounty), "knockouts": e.knockouts,
             "points": _points(points.get(e.entry_id)),
             "status": "in" if e.active and place != 1 else "out" if place != 1 else "winner",

@@ -346,8 +346,9 @@ class Tournament:
         if busted:
             gains = {s: stacks[s] - before[s] for s in stacks}
             winner = max(gains, key=lambda s: (gains[s], -s))
-            for seat in busted:
-                out += self._eliminate(now, self._by_seat(seat), by=self._by_seat(winner))
+            for chips in sorted({before[s] for s in busted}):
+                tied = [self._by_seat(s) for s in busted if before[s] == chips]
+                out += self._eliminate_tied(now, tied, self._by_seat(winner))
         if (self.bonus_hand is not None and self.wheel_spun_at is None
                 and self.clock.hand_count >= self.bonus_hand and not self.finished):
             self.wheel_spun_at = now
@@ -412,6 +413,23 @@ class Tournament:
         if len(left) == 1 and self.structure.qualifiers is None:
             self.finished = True
             out.append(self._alert("tournament_over", now, f"{left[0].name} wins"))
+        return out
+
+    def _eliminate_tied(self, now: float, group: list[Entrant], by: Entrant) -> list[ClockAlert]:
+        """Players out in the same hand with the same chips at its start tie (TDA): they
+        share the best of the places they cover (:meth:`prizes` splits those places' prizes)."""
+        out: list[ClockAlert] = []
+        for e in group:
+            out += self._eliminate(now, e, by=by)
+        if len(group) > 1:
+            top = max(e.out_order or 0 for e in group)
+            for e in group:
+                e.out_order = top
+            names = {e.name for e in group}
+            out = [dataclasses.replace(a, message=f"{a.message.split(' finishes ')[0]} finishes "
+                                                  f"{self.place(group[0])} (tied)")
+                   if a.kind == "eliminated" and a.message.split(" finishes ")[0] in names
+                   else a for a in out]
         return out
 
     def eliminate(self, now: float, seat: int) -> list[ClockAlert]:
@@ -572,6 +590,10 @@ class Tournament:
     def payouts(self) -> list[tuple[int, int]]:
         """(place, amount) from the payout table; see :func:`engine.tournament.report.payouts`."""
         return report.payouts(self)
+
+    def prizes(self) -> dict[int, int]:
+        """entry_id -> prize; see :func:`engine.tournament.report.prizes`."""
+        return report.prizes(self)
 
     def league_points(self) -> dict[int, float]:
         """entry_id -> league points of every placed entrant."""

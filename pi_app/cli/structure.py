@@ -3,6 +3,8 @@
 ``show`` prints the level table of a preset (``gunpowder``, ``phat-ace``, ``mini``) or a
 structure file; ``--json`` prints :func:`show_json` (:meth:`Structure.to_json` plus
 ``min_bet`` per level, ``buy_in`` and ``raise_rule``).
+``--json --entrants N`` adds ``payouts``: ``[[place, amount], ...]`` in whole units for N
+entrants, the pool being N times ``buy_in`` (exact arithmetic, remainder to first place).
 ``check`` validates a file: exit 0 when valid, 2 with one reason per line when not.
 """
 
@@ -12,7 +14,9 @@ import argparse
 import json
 import sys
 
+from engine.errors import InvalidInputError
 from engine.text import safe_text
+from engine.tournament.report import payouts_for
 from engine.tournament.structure import Structure, StructureError, StructureFileError
 from engine.tournament.structure_file import load_structure
 
@@ -23,6 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show = sub.add_parser("show", help="print the level table of a preset or file")
     show.add_argument("name_or_file", metavar="NAME_OR_FILE")
     show.add_argument("--json", action="store_true", help="print JSON")
+    show.add_argument("--entrants", type=int, default=None, metavar="N",
+                      help="with --json: the payouts for N entrants (pool = N x buy_in)")
     show.set_defaults(func=_show)
     check = sub.add_parser("check", help="validate a structure file (exit 0 valid, 2 invalid)")
     check.add_argument("file", metavar="FILE")
@@ -42,9 +48,17 @@ def show_json(s: Structure) -> dict:
 
 
 def _show(args: argparse.Namespace) -> int:
+    if args.entrants is not None and not 1 <= args.entrants <= 100_000:
+        raise InvalidInputError(f"--entrants must be 1..100000, got {args.entrants}")
     s = load_structure(args.name_or_file)
     if args.json:
-        print(json.dumps(show_json(s), indent=2))  # JSON escapes control characters
+        out = show_json(s)
+        if args.entrants is not None:
+            pool = args.entrants * s.buy_in
+            out["entrants"] = args.entrants
+            out["prize_pool"] = pool
+            out["payouts"] = [[k, a] for k, a in payouts_for(s, args.entrants, pool)]
+        print(json.dumps(out, indent=2))  # JSON escapes control characters
     else:
         print(format_table(s))
     return 0

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.tournament.structure import StructureError
-from engine.tournament.structure_file import load_structure, parse_structure
 from engine.tournament.structure_check import can_make
+from engine.tournament.structure_file import load_structure, parse_structure
 from tests.data_paths import data
 
 DATA = data("tournament")

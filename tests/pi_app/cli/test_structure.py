@@ -88,3 +88,14 @@ def test_show_of_absurd_level_is_one_line(tmp_path, capsys) -> None:
     rc, out, err = run_main(["structure", "show", str(f)], capsys)
     assert rc == 2 and out == ""
     assert_one_error_line(err, "minutes must be 1..1440")
+
+
+def test_structure_show_json_gives_the_payouts_for_n_entrants(capsys):
+    rc, out, err = run_main(["structure", "show", "gunpowder", "--json", "--entrants", "20"],
+                            capsys)
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["prize_pool"] == 20 * d["buy_in"]
+    assert all(isinstance(a, int) for _, a in d["payouts"])
+    assert sum(a for _, a in d["payouts"]) == d["prize_pool"]
+    assert [k for k, _ in d["payouts"]] == list(range(1, len(d["payouts"]) + 1))
