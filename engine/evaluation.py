@@ -171,3 +171,37 @@ def describe(best: Sequence[Card], value: int | None = None) -> str:
     if cat == "one_pair":
         return f"One Pair, {RANK_PLURALS[r[0]]}"
     return f"High Card, {RANK_NAMES[r[0]]}"
+
+
+#: Where a category's kickers start in the ordered best five (None: no kickers).
+_KICKERS_FROM = {"one_pair": 2, "two_pair": 4, "three_of_a_kind": 3, "four_of_a_kind": 4,
+                 "high_card": 1, "flush": 1}
+
+
+def describe_against(rank: HandRank, others: Sequence[HandRank]) -> str:
+    """:func:`describe` of ``rank``, naming the kicker where it decides against one of
+    ``others`` with the same description (e.g. "One Pair, Kings, Ace kicker" against
+    "One Pair, Kings" with a queen kicker).  Hands of equal value (a split) name no kicker.
+
+    >>> from engine.cards import parse_cards
+    >>> a = evaluate(parse_cards("KhKdAs9c7d4h2c"))
+    >>> b = evaluate(parse_cards("KhKdQs9c7d4h2c"))
+    >>> describe_against(a, [b]), describe_against(b, [a])
+    ('One Pair, Kings, Ace kicker', 'One Pair, Kings, Queen kicker')
+    """
+    base = rank.description
+    start = _KICKERS_FROM.get(rank.category)
+    if start is None:
+        return base
+    mine = [c.rank_value for c in rank.best]
+    first: int | None = None
+    for o in others:
+        if o.value == rank.value or o.description != base:
+            continue
+        theirs = [c.rank_value for c in o.best]
+        diff = next((i for i in range(start, 5) if mine[i] != theirs[i]), None)
+        if diff is not None and (first is None or diff < first):
+            first = diff
+    if first is None:
+        return base
+    return f"{base}, {RANK_NAMES[rank.best[first].rank]} kicker"

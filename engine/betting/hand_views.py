@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from engine.betting.hand_reading import HandReading
-from engine.evaluation import evaluate
+from engine.evaluation import describe_against, evaluate
 from engine.views import (
     LegalActionsView,
     PotView,
@@ -73,10 +73,14 @@ def public_view(hand: HandReading, names: Mapping[int, str] | None = None) -> Ta
             shown_cards=hand.shown_cards(s), is_button=s == cfg.button,
             is_small_blind=s == hand.small_blind_seat, is_big_blind=s == hand.big_blind_seat))
     lines = []
+    ranks = {s: evaluate(hand.shown_cards(s) + hand.board) for s in hand.showdown_order
+             if hand.shown_cards(s) and len(hand.shown_cards(s) + hand.board) >= 5}
     for s in hand.showdown_order:
         shown = hand.shown_cards(s)
         if shown:
-            lines.append(ShowdownLine(s, shown, _description(hand, shown), won.get(s, 0)))
+            words = (describe_against(ranks[s], [r for k, r in ranks.items() if k != s])
+                     if s in ranks else _description(hand, shown))
+            lines.append(ShowdownLine(s, shown, words, won.get(s, 0)))
     actor = hand.actor
     legal = _legal_view(hand)
     message = ""

@@ -1,0 +1,38 @@
+"""Showdown words name the kicker where it decides (two "One Pair, Kings" read alike before)."""
+
+from __future__ import annotations
+
+from engine.betting.hand import Hand, HandConfig
+from engine.cards import parse_cards
+from engine.evaluation import describe_against, evaluate
+
+
+def test_kicker_named_only_where_it_decides():
+    a = evaluate(parse_cards("KhKdAs9c7d4h2c"))
+    b = evaluate(parse_cards("KsKcQs9c7d4h2c"))
+    c = evaluate(parse_cards("KsKcAd9c7d4h2c"))  # the same five ranks as a: a split
+    assert describe_against(a, [b]) == "One Pair, Kings, Ace kicker"
+    assert describe_against(b, [a]) == "One Pair, Kings, Queen kicker"
+    assert describe_against(a, [c]) == "One Pair, Kings"
+    assert describe_against(a, []) == "One Pair, Kings"
+
+
+def test_showdown_view_names_the_kickers():
+    h = Hand(HandConfig(stacks={1: 1000, 2: 1000}, button=1, small_blind=10, big_blind=20))
+    holes = {2: parse_cards("KhAs"), 1: parse_cards("KdQs")}
+    while (nd := h.next_deal()) is not None and nd[0] == "hole":
+        h.deal_hole(nd[1], holes[nd[1]][len(h.hole_cards(nd[1]))])
+    board = iter(parse_cards("Kc9c7d4h2c"))
+    burns = iter(parse_cards("3s5s6s"))
+    while not h.is_complete:
+        nd = h.next_deal()
+        if nd is None and h.actor is not None:
+            h.check_or_call()
+        elif nd is None and h.showdown_pending:
+            h.show(h.showdown_pending[0])
+        elif nd is not None and nd[0] == "board":
+            h.deal_board(next(board))
+        elif nd is not None and nd[0] == "burn":
+            h.burn(next(burns))
+    words = {ln.seat: ln.description for ln in h.public_view().showdown}
+    assert words == {2: "One Pair, Kings, Ace kicker", 1: "One Pair, Kings, Queen kicker"}
