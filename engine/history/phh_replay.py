@@ -154,6 +154,11 @@ def plan(h: PhhHand) -> ReplayPlan:
         return lst[(2 - player) if heads_up else player - 1]
 
     blinds = [posted(h.blinds_or_straddles, p) for p in range(1, n + 1)]
+    if heads_up and len(h.blinds_or_straddles) == 2 and \
+            h.blinds_or_straddles[0] > h.blinds_or_straddles[1] > 0:
+        # Written in player order ([2, 1]: p1, the big blind, posts 2): PHH and PokerKit
+        # read it so too; the larger blind is the big blind either way.
+        blinds = list(h.blinds_or_straddles)
     antes = [posted(h.antes, p) for p in range(1, n + 1)]
     posts = {seats[i]: -b for i, b in enumerate(blinds) if b < 0}
     live = [(i + 1, b) for i, b in enumerate(blinds) if b > 0]
