@@ -127,7 +127,7 @@ def prizes(t: TournamentReading) -> dict[int, int]:
     for place, es in groups.items():
         total = sum(table.get(p, 0) for p in range(place, place + len(es)))
         share, rest = divmod(total, len(es))
-        for i, e in enumerate(sorted(es, key=lambda x: x.seat)):
+        for i, e in enumerate(sorted(es, key=lambda x: x.seat or 0)):
             out[e.entry_id] = share + (1 if i < rest else 0)
     return out
 
