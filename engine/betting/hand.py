@@ -79,6 +79,15 @@ PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
 _BOARD_COUNTS = (0, 3, 1, 1)
 
 
+_WHOLE_ARG = ("hole", "raise", "show", "muck")
+
+
+def _whole(v: Any) -> bool:
+    """An int (not a bool), or a string of digits: never ``4.7`` read as ``4``."""
+    return (isinstance(v, int) and not isinstance(v, bool)) or (
+        isinstance(v, str) and v.isdigit())
+
+
 class Hand:
     """One hand; see the module docstring.  Not thread-safe (the loop owns it)."""
 
@@ -279,10 +288,12 @@ class Hand:
 
     @property
     def pots(self) -> tuple[Pot, ...]:
-        """Pots on the table now (collected chips, current bets excluded; empty once the
-        hand is complete).  Eligible seats in TDA 20-A order."""
+        """Pots on the table now (collected chips, current bets excluded).  Eligible seats in
+        TDA 20-A order.  Once the hand is complete: the pots as they were awarded (their
+        winners and chips in :attr:`awards`); a voided hand has none."""
         if self._street == COMPLETE:
-            return ()
+            seats = self._seats
+            return tuple(Pot(a, tuple(seats[i] for i in el)) for a, el, _ in self._awards)
         live = [not (f or m) for f, m in zip(self._folded, self._mucked, strict=True)]
         seats = self._seats
         return tuple(Pot(a, tuple(seats[i] for i in el))
@@ -625,8 +636,17 @@ class Hand:
         if self._actor is None:
             raise IllegalActionError(f"cannot fold: {self.legal_words()}")
 
-    def fold(self) -> None:
-        """The seat to act folds (allowed even when a check is possible; it binds)."""
+    def _named(self, seat: int | None) -> None:
+        """Refuse an action that names a seat other than the seat to act."""
+        if seat is not None and (self._actor is None or self._seats[self._actor] != seat):
+            who = (f"seat {self._seats[self._actor]} is" if self._actor is not None
+                   else "no seat is")
+            raise IllegalActionError(f"seat {seat} is not to act; {who}")
+
+    def fold(self, seat: int | None = None) -> None:
+        """The seat to act folds (allowed even when a check is possible; it binds).
+        ``seat`` (1-based), when given, must be the seat to act (IllegalActionError)."""
+        self._named(seat)
         i = self._actor
         if i is None:
             raise IllegalActionError(f"cannot fold: {self.legal_words()}")
@@ -646,8 +666,10 @@ class Hand:
         if self._actor is None:
             raise IllegalActionError(f"cannot check or call: {self.legal_words()}")
 
-    def check_or_call(self) -> None:
-        """The seat to act checks, or calls (all-in if the stack is short)."""
+    def check_or_call(self, seat: int | None = None) -> None:
+        """The seat to act checks, or calls (all-in if the stack is short).  ``seat``, when
+        given, must be the seat to act (IllegalActionError)."""
+        self._named(seat)
         i = self._actor
         if i is None:
             raise IllegalActionError(f"cannot check or call: {self.legal_words()}")
@@ -691,8 +713,21 @@ class Hand:
         if err:
             raise IllegalActionError(err)
 
-    def bet_or_raise_to(self, amount: int) -> None:
-        """The seat to act bets or raises *to* ``amount`` (its total bet this street)."""
+    def all_in(self, seat: int | None = None) -> None:
+        """The seat to act puts its whole stack in: a bet or raise to everything it has
+        when that is allowed, else a call (all-in when short).  ``seat``, when given, must
+        be the seat to act (IllegalActionError)."""
+        self._named(seat)
+        la = self.legal_actions()
+        if la.max_raise_to is not None:
+            self.bet_or_raise_to(la.max_raise_to)
+        else:
+            self.check_or_call()
+
+    def bet_or_raise_to(self, amount: int, seat: int | None = None) -> None:
+        """The seat to act bets or raises *to* ``amount`` (its total bet this street).
+        ``seat``, when given, must be the seat to act (IllegalActionError)."""
+        self._named(seat)
         err = self._raise_error(amount)
         if err:
             raise IllegalActionError(err)
@@ -890,6 +925,10 @@ class Hand:
         except (KeyError, TypeError) as exc:
             raise InvalidInputError(f"bad hand snapshot: {exc}") from None
         for x in inputs:
+            if not isinstance(x, (list, tuple)) or not x or (
+                    x[0] in _WHOLE_ARG and (len(x) < 2 or not _whole(x[1]))):
+                raise InvalidInputError(f"bad hand snapshot: input {x!r} is not well formed "
+                                        "(seats and amounts are whole numbers)")
             kind = x[0]
             if kind == "hole":
                 hand.deal_hole(int(x[1]), Card.parse(x[2]))

@@ -88,19 +88,22 @@ def split_pot(amount: int, winners: Sequence[int], unit: int = 1) -> list[tuple[
 
     >>> split_pot(1500, [0, 1], unit=100)
     [(0, 800), (1, 700)]
+    >>> split_pot(1500, [1, 0], unit=100)   # the order given does not move the odd chip
+    [(1, 700), (0, 800)]
     """
     k = len(winners)
     unit = max(1, unit)
     share = (amount // (k * unit)) * unit
     left = amount - share * k
-    out = []
-    for w in winners:
+    got = dict.fromkeys(winners, share)
+    clockwise = sorted(winners)  # index order is clockwise from the first seat left of the button
+    for w in clockwise:
         extra = min(unit, left)
         left -= extra
-        out.append((w, share + extra))
+        got[w] += extra
     if left:
-        out[0] = (out[0][0], out[0][1] + left)
-    return out
+        got[clockwise[0]] += left
+    return [(w, got[w]) for w in winners]
 
 
 def uncalled(bets: Sequence[int]) -> tuple[int, int] | None:

@@ -110,7 +110,9 @@ def test_random_play_conserves_chips_and_stays_legal(cfg, seed):
         s = pending[0] if rng.random() < 0.7 else pending[-1]
         h.show(s) if rng.random() < 0.6 else h.muck(s)
     _check_state(h, total)
-    assert h.is_complete and h.pots == () and h.actor is None and h.next_deal() is None
+    assert h.is_complete and h.actor is None and h.next_deal() is None
+    # the pots stay readable after the hand: the pots as they were awarded
+    assert [(p.amount, p.eligible) for p in h.pots] == [(a, el) for a, el, _ in h.awards]
     assert sum(h.results.values()) == (0 if h.is_void else cfg.bonus)
     if h.is_void:
         assert h.stacks == dict(cfg.stacks)
