@@ -65,7 +65,7 @@ from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_aft
 from engine.table.console import ConsoleState, apply_command, precheck
 from engine.table.console import after_event as console_after_event
 from engine.table.console_commands import apply_level_length
-from engine.table.positions import Positions, next_positions
+from engine.table.positions import Positions, next_positions, waiting_seats
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure_file import load_structure, parse_structure, structure_source
 from engine.tournament.tournament import Tournament
@@ -100,6 +100,9 @@ class TableSettings:
         deck_seed: the registered test deck's seed (a venue registers its real decks).
         layout: TV layout ``clock`` | ``table`` | ``split``.
         name: the table's name.
+        new_player: a new player seated between the button and the small blind is dealt
+            in once the button has passed (``button_passes``, the standard rule) or
+            ``at_once`` (engine.table.positions.waiting_seats).
     """
 
     players: Mapping[int, str]
@@ -111,6 +114,7 @@ class TableSettings:
     name: str = "table"
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = ()  # the seats in use (1-based); () = those of ``players``
+    new_player: str = "button_passes"
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -363,6 +367,11 @@ class TableCore:
             raise TableStateError("fewer than two players are left")
         rng = random.Random(f"{self.settings.seed}:button:{self.hand_number + 1}")
         pos = next_positions(self.pos, active, rng)
+        # a new round draws for the button again: nobody in it is a new player
+        previous = (sorted(self.proc.hand.config.stacks)
+                    if self.proc is not None and self.pos.button is not None else [])
+        waiting = waiting_seats(pos, active, previous, self.settings.new_player)
+        stacks = {s: c for s, c in stacks.items() if s not in waiting}
         self.hand_number += 1
         cfg = HandConfig(
             stacks=stacks, button=pos.button or active[0],

@@ -64,3 +64,32 @@ def next_positions(previous: Positions, active: list[int],
     if btn == bb:
         btn = sb_seat
     return Positions(btn, sb_seat, bb)
+
+
+#: House options for a new player seated between the button and the small blind.
+NEW_PLAYER_RULES = ("button_passes", "at_once")
+
+
+def waiting_seats(pos: Positions, active: list[int], previous: list[int],
+                  rule: str = "button_passes") -> set[int]:
+    """Seats that sit out this hand: a new player (not in ``previous``, the seats dealt in
+    last hand) seated between the button and the small blind is dealt in once the button
+    has passed (the standard rule, house option ``button_passes``); ``at_once`` deals
+    them in at once.  Before the first hand nobody waits.
+
+    >>> waiting_seats(Positions(3, 5, 6), [1, 2, 3, 4, 5, 6], [1, 2, 3, 5, 6])
+    {4}
+    >>> waiting_seats(Positions(5, 6, 1), [1, 2, 3, 4, 5, 6], [1, 2, 3, 5, 6])
+    set()
+    """
+    if rule == "at_once" or not previous or pos.button is None or pos.small_blind is None:
+        return set()
+    ring = sorted(set(active) | {pos.button, pos.small_blind})
+    i = ring.index(pos.button)
+    between: set[int] = set()
+    for k in range(1, len(ring)):
+        seat = ring[(i + k) % len(ring)]
+        if seat == pos.small_blind:
+            break
+        between.add(seat)
+    return {s for s in between if s in active and s not in previous}

@@ -53,7 +53,7 @@ JOURNAL_NAME = "journal.db"
 _SECTIONS: dict[str, tuple[str, ...]] = {
     "table": ("name",),
     "seats": ("count", "in_use", "names"),
-    "tournament": ("structure", "house_profile", "seed", "deck_seed"),
+    "tournament": ("structure", "house_profile", "seed", "deck_seed", "new_player"),
     "state": ("directory", "snapshot_every"),
     "backends": BACKEND_DEVICES,
     "buttons": ("pin_factory", "seats", "dealer", "bounce_time", "hold_time", "stuck_time"),
@@ -120,6 +120,7 @@ class TableConfig:
     watchdog: bool
     house_rules: dict[str, Any] = field(default_factory=dict)
     console: ConsoleConfig | None = None
+    new_player: str = "button_passes"
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -143,7 +144,8 @@ class TableConfig:
         return TableSettings(players={} if registering else self.player_names(), structure=self.structure,
                              profile=self.house_profile, seed=self.seed,
                              deck_seed=self.deck_seed, layout=self.tv_layout, name=self.name,
-                             house_rules=dict(self.house_rules), seats=self.seats)
+                             house_rules=dict(self.house_rules), seats=self.seats,
+                             new_player=self.new_player)
 
     # --- the tables the hardware adapters take (hardware/*: *_from_config) ----------------
     def buttons_table(self) -> dict[str, Any]:
@@ -586,6 +588,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     tour = c.section("tournament")
     seed = c.int_range(tour, "tournament", "seed", 0, 0, 2**63 - 1)
     deck_seed = c.int_range(tour, "tournament", "deck_seed", 0, 0, 2**63 - 1)
+    new_player = c.choice(tour, "tournament", "new_player", "button_passes",
+                          ("button_passes", "at_once"))
     state_dir, every = _state_dir(c, base_dir, env)
     backends = _backends(c)
     factory, buttons = _buttons(c, seats, backends)
@@ -610,7 +614,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     console = parse_console(c)
     return TableConfig(
         source=source, name=name, seats=seats, names=names, structure=structure,
-        house_profile=profile, seed=seed, deck_seed=deck_seed, state_dir=state_dir,
+        house_profile=profile, seed=seed, deck_seed=deck_seed, new_player=new_player,
+        state_dir=state_dir,
         snapshot_every=every, backends=backends,
         pin_factory=factory, buttons=buttons, displays=displays, shoe_port=port,
         shoe_baudrate=baud, tv_width=width, tv_height=height, tv_layout=layout, tv_fps=fps,
