@@ -103,6 +103,8 @@ class TableSettings:
         new_player: a new player seated between the button and the small blind is dealt
             in once the button has passed (``button_passes``, the standard rule) or
             ``at_once`` (engine.table.positions.waiting_seats).
+        heads_up: who posts the small blind when play becomes heads-up: ``button`` (TDA
+            34) or ``high_card`` (seed 003; engine.table.positions.next_positions).
     """
 
     players: Mapping[int, str]
@@ -115,6 +117,7 @@ class TableSettings:
     house_rules: Mapping[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = ()  # the seats in use (1-based); () = those of ``players``
     new_player: str = "button_passes"
+    heads_up: str = "button"
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
@@ -366,7 +369,7 @@ class TableCore:
         if len(active) < 2:
             raise TableStateError("fewer than two players are left")
         rng = random.Random(f"{self.settings.seed}:button:{self.hand_number + 1}")
-        pos = next_positions(self.pos, active, rng)
+        pos = next_positions(self.pos, active, rng, self.settings.heads_up)
         # a new round draws for the button again: nobody in it is a new player
         previous = (sorted(self.proc.hand.config.stacks)
                     if self.proc is not None and self.pos.button is not None else [])

@@ -35,16 +35,28 @@ class Positions:
     big_blind: int | None = None
 
 
+#: House options for who posts the small blind when play becomes heads-up.
+HEADS_UP_RULES = ("button", "high_card")
+
+
 def next_positions(previous: Positions, active: list[int],
-                   rng: random.Random | None) -> Positions:
+                   rng: random.Random | None, heads_up: str = "button") -> Positions:
     """The next hand's positions.
 
     Args:
         previous: the last hand's positions (``Positions()`` before the first hand).
         active: the seats with a player and chips, in seat order (2 or more).
-        rng: draws the first button (only used before the first hand).
+        rng: draws the first button, and the high card of ``heads_up="high_card"``.
+        heads_up: ``button`` (TDA 34: the button posts the small blind; nobody takes the
+            big blind twice in a row) or ``high_card`` (seed 003's house rule: when play
+            becomes heads-up, the two draw and the high card posts the small blind).
     """
     active = sorted(active)
+    was_heads_up = previous.button is not None and previous.button == previous.small_blind
+    if (heads_up == "high_card" and len(active) == 2 and previous.big_blind is not None
+            and not was_heads_up):
+        high = (rng or random.Random(0)).choice(active)  # the draw for the high card
+        return Positions(high, high, next(s for s in active if s != high))
 
     def after(seat: int) -> int:
         return next((s for s in active if s > seat), active[0])

@@ -53,7 +53,8 @@ JOURNAL_NAME = "journal.db"
 _SECTIONS: dict[str, tuple[str, ...]] = {
     "table": ("name",),
     "seats": ("count", "in_use", "names"),
-    "tournament": ("structure", "house_profile", "seed", "deck_seed", "new_player"),
+    "tournament": ("structure", "house_profile", "seed", "deck_seed", "new_player",
+                   "heads_up_small_blind"),
     "state": ("directory", "snapshot_every"),
     "backends": BACKEND_DEVICES,
     "buttons": ("pin_factory", "seats", "dealer", "bounce_time", "hold_time", "stuck_time"),
@@ -121,6 +122,7 @@ class TableConfig:
     house_rules: dict[str, Any] = field(default_factory=dict)
     console: ConsoleConfig | None = None
     new_player: str = "button_passes"
+    heads_up: str = "button"
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -145,7 +147,7 @@ class TableConfig:
                              profile=self.house_profile, seed=self.seed,
                              deck_seed=self.deck_seed, layout=self.tv_layout, name=self.name,
                              house_rules=dict(self.house_rules), seats=self.seats,
-                             new_player=self.new_player)
+                             new_player=self.new_player, heads_up=self.heads_up)
 
     # --- the tables the hardware adapters take (hardware/*: *_from_config) ----------------
     def buttons_table(self) -> dict[str, Any]:
@@ -590,6 +592,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     deck_seed = c.int_range(tour, "tournament", "deck_seed", 0, 0, 2**63 - 1)
     new_player = c.choice(tour, "tournament", "new_player", "button_passes",
                           ("button_passes", "at_once"))
+    heads_up = c.choice(tour, "tournament", "heads_up_small_blind", "button",
+                        ("button", "high_card"))
     state_dir, every = _state_dir(c, base_dir, env)
     backends = _backends(c)
     factory, buttons = _buttons(c, seats, backends)
@@ -615,6 +619,7 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     return TableConfig(
         source=source, name=name, seats=seats, names=names, structure=structure,
         house_profile=profile, seed=seed, deck_seed=deck_seed, new_player=new_player,
+        heads_up=heads_up,
         state_dir=state_dir,
         snapshot_every=every, backends=backends,
         pin_factory=factory, buttons=buttons, displays=displays, shoe_port=port,

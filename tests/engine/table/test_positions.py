@@ -1,11 +1,15 @@
 """A new player seated between the button and the small blind is dealt in once the button
-has passed (the standard rule; house option ``new_player = "at_once"``)."""
+has passed (the standard rule; house option ``new_player = "at_once"``).  Heads-up small
+blind: TDA 34 (the button posts it, nobody takes the big blind twice) or seed 003's house
+rule (the high card posts it when play becomes heads-up)."""
 
 from __future__ import annotations
 
+import random
+
 from engine.events import DealerCommand
 from engine.table.core import TableCore, TableSettings
-from engine.table.positions import Positions, waiting_seats
+from engine.table.positions import Positions, next_positions, waiting_seats
 from pi_app.sim.policy import next_step, step_event
 
 
@@ -58,3 +62,24 @@ def test_late_entrant_between_button_and_small_blind_waits_for_the_button():
 def test_house_option_deals_the_new_player_at_once():
     hands = _play("at_once")
     assert hands and all(4 in seats for _, _, seats in hands)
+
+
+THREE_HANDED = Positions(button=5, small_blind=1, big_blind=3)
+
+
+def test_tda_34_the_big_blind_moves_on_and_the_button_posts_the_small_blind():
+    p = next_positions(THREE_HANDED, [1, 3], random.Random(0))
+    assert p == Positions(button=3, small_blind=3, big_blind=1)  # the big blind moves on
+
+
+def test_high_card_posts_the_small_blind_when_play_becomes_heads_up():
+    picks = set()
+    for seed in range(20):
+        p = next_positions(THREE_HANDED, [1, 3], random.Random(seed), heads_up="high_card")
+        assert p.button == p.small_blind and {p.small_blind, p.big_blind} == {1, 3}
+        picks.add(p.small_blind)
+    assert picks == {1, 3}  # the draw decides, either player may win it
+    # once heads-up, the blinds simply alternate
+    p = Positions(button=3, small_blind=3, big_blind=1)
+    assert next_positions(p, [1, 3], random.Random(0), heads_up="high_card") == \
+        Positions(button=1, small_blind=1, big_blind=3)
