@@ -509,11 +509,30 @@ def _displays(c: _Checker, seats: tuple[int, ...], backends: dict[str, str]
                          f"seat {used[(where, address)]}")
         used[(where, address)] = seat
         out[seat] = DisplayConfig(seat, bus, address, driver, mux)
+    _parent_bus_clash(c, out, parent, mux_address)
     if backends["displays"] == "real":
         for seat in seats:
             if seat not in out:
                 raise c.fail(f"displays.{seat}", f"seat {seat} is in use but has no display")
     return out, parent, mux_address
+
+
+def _parent_bus_clash(c: _Checker, out: dict[int, DisplayConfig], parent: int,
+                      mux_address: int) -> None:
+    """A display on the multiplexer's parent bus answers on every channel the multiplexer
+    opens: it must not share an address with a muxed display, nor take the multiplexer's."""
+    muxed = {d.address: d.seat for d in out.values() if d.bus is None}
+    for d in out.values():
+        if d.bus != parent:
+            continue
+        if d.address in muxed:
+            raise c.fail(f"displays.{d.seat}.bus",
+                         f"bus {parent} is the multiplexer's parent bus: a display there at "
+                         f"0x{d.address:02X} answers together with seat {muxed[d.address]}'s "
+                         "muxed display at that address; use another bus or address")
+        if d.address == mux_address:
+            raise c.fail(f"displays.{d.seat}.address",
+                         f"0x{d.address:02X} on bus {parent} is the multiplexer's own address")
 
 
 def _shoe(c: _Checker, backends: dict[str, str]) -> tuple[str, int]:
