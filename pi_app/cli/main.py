@@ -36,6 +36,7 @@ COMMAND_MODULES = (
     "shoe",       # pokertable shoe soak
     "equity",     # pokertable equity        (all-in odds)
     "ctl",        # pokertable ctl           (the console of a running table)
+    "season",     # pokertable season        (the league's standings)
 )
 
 EXIT_USAGE = 2

@@ -16,6 +16,7 @@ from typing import Any
 from engine.table.console import role_may
 from engine.tournament.results import rows_csv
 from pi_app.console.auth import PAIRED_TTL, TokenError, TokenInfo
+from pi_app.console.season_routes import season_routes
 
 MAX_BODY = 4096
 MAX_KEY = 100
@@ -298,4 +299,4 @@ def command_routes(server: Any) -> list[Any]:
                Route("/api/tokens/revoke", api.revoke, methods=["POST"])]
     routes += [Route(f"/api/{what}", api.read(what), methods=["GET"])
                for what in ("state", "audit", "late-entry", "results", "results.csv")]
-    return routes
+    return routes + season_routes(server.state_dir)

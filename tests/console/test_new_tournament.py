@@ -1,13 +1,16 @@
 """The end of a night on a real table service: ``ctl new-tournament`` archives the journal,
-its hand histories and the results under the state directory by date, and a new
+its hand histories and the results under the state directory by date, adds the night to
+the league's season (shown on the public page and by ``pokertable season``), and a new
 tournament starts; nothing is deleted."""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from tests.console.night import ctl_json, ctl_ok
-from tests.console.table_process import Table
+from tests.console.table_process import Table, env_for
 
 
 def test_new_tournament_archives_and_starts_over(tmp_path):
@@ -25,6 +28,14 @@ def test_new_tournament_archives_and_starts_over(tmp_path):
         status = ctl_json(table, "status")
         assert status["players"] == [] and status["clock"]["started"] is False
         ctl_ok(table, "register", "Dee")  # the new night takes registrations
+        status, season = table.get("/api/season")  # the public page's season
+        assert status == 200 and "nights won" in season["tie_break"]
+        placed = {r["name"]: r["place"] for r in before["results"]}
+        assert sorted(s["player"] for s in season["standings"]) == ["Ann", "Bob", "Cyd"]
+        assert [s["best"] for s in season["standings"]
+                if placed[s["player"]] is not None] == [3]
+        status, csv_text = table.get("/api/season.csv")
+        assert status == 200 and csv_text.startswith("rank,player,points")
         refused = table.ctl("new-tournament", "--structure", "no-such")
         assert refused.returncode == 2 and "structure must be one of" in refused.stderr
         assert table.stop() == 0
@@ -38,3 +49,8 @@ def test_new_tournament_archives_and_starts_over(tmp_path):
     assert saved["results"] == before["results"]
     assert (folder / "results.csv").read_text().startswith("place,name,seat")
     assert (tmp_path / "state" / "journal.db").is_file()
+    cli = subprocess.run([sys.executable, "-m", "pi_app.cli.main", "season", "standings",
+                          "--json", "--config", str(table.config)], capture_output=True,
+                         text=True, env=env_for(tmp_path / "state"), cwd=tmp_path, timeout=60)
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout) == season["standings"]

@@ -90,6 +90,21 @@ const Views = (() => {
         el("td", {class: "num"}, r.points === null ? "" : r.points)))));
   }
 
+  /** ids: season (a tbody), season-note.  The season is read from /api/season when the
+      page opens and again when a night ends or a new one starts. */
+  function renderSeason(doc) {
+    changed("season", [doc.tournament, doc.finished, doc.entries === 0], () =>
+      fetch("/api/season").then((r) => r.json()).then((s) => {
+        fill("season", s.standings.length ? s.standings.map((p) => el("tr", {},
+          el("td", {}, p.rank), el("td", {class: "name"}, p.player),
+          el("td", {class: "num"}, p.points), el("td", {class: "num"}, p.nights),
+          el("td", {class: "num"}, p.wins)))
+          : el("tr", {}, el("td", {colspan: 5, class: "muted"}, "no nights yet")));
+        setText("season-note", `Ranked by ${s.tie_break}.` +
+          (s.next_night ? ` Next night: ${s.next_night}.` : ""));
+      }).catch(() => setText("season-note", "the season could not be read")));
+  }
+
   function renderAll(doc) {
     setText("title-tournament", doc.tournament || doc.table);
     setText("title-table", doc.tournament && doc.tournament !== doc.table ? doc.table : "");
@@ -97,7 +112,8 @@ const Views = (() => {
     renderTable(doc);
     renderPayouts(doc);
     renderResults(doc);
+    renderSeason(doc);
   }
 
-  return {renderClock, renderTable, renderPayouts, renderResults, renderAll};
+  return {renderClock, renderTable, renderPayouts, renderResults, renderSeason, renderAll};
 })();
