@@ -16,7 +16,7 @@ from typing import Any
 from engine.table.console import role_may
 from engine.tournament.results import rows_csv
 from pi_app.console.auth import PAIRED_TTL, TokenError, TokenInfo
-from pi_app.console.season_routes import season_routes
+from pi_app.console.season import season_routes
 
 MAX_BODY = 4096
 MAX_KEY = 100

@@ -27,6 +27,7 @@ from typing import Any
 from engine.errors import DeviceError
 from engine.events import ConsoleCommand, Event
 from pi_app.console.push import Client, Pusher
+from pi_app.console.season import SeasonOverlay
 from pi_app.console.state import public_state
 from pi_app.screens.pairing import PAIR_CODE, PAIR_URL
 
@@ -57,6 +58,7 @@ class ConsoleServer:
         self.port = port
         self.state_dir = Path(state_dir)
         self.pusher = Pusher()
+        self.season_panel = SeasonOverlay(self.state_dir)  # the TV between tournaments
         self.service: Any = None  # set by start_console: the end of a night needs them
         self.config: Any = None
         self.gate: Any = None  # pi_app.console.commands.Gate, set by routes.build_app
@@ -210,6 +212,7 @@ class ConsoleServer:
                 self.aloop.close()
                 sock.close()
 
+        self.loop.tv_overlays.append(self.season_panel)  # under the pairing panel
         if self.gate is not None:
             self.gate.pairing.open()  # the TV shows the code until a director pairs
             self.loop.tv_overlays.append(self.tv_pairing)
@@ -226,6 +229,8 @@ class ConsoleServer:
             self.loop.observers.remove(self.observe)
         if self.tv_pairing in self.loop.tv_overlays:
             self.loop.tv_overlays.remove(self.tv_pairing)
+        if self.season_panel in self.loop.tv_overlays:
+            self.loop.tv_overlays.remove(self.season_panel)
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

@@ -3,8 +3,8 @@
 :func:`draw_screen` draws one whole frame of a :class:`engine.views.ScreenState` into any
 pygame surface (1920x1080, 1280x720 or other sizes: everything scales from the surface
 size).  ``state.layout`` picks ``"clock"``, ``"table"`` or ``"split"``; the bonus wheel, the
-ruling banner, the device status strip and the pairing panel (:mod:`pi_app.screens.pairing`)
-are drawn over any layout.
+ruling banner, the device status strip, the season panel (:mod:`pi_app.screens.season`)
+and the pairing panel (:mod:`pi_app.screens.pairing`) are drawn over any layout.
 
 :class:`ScreenRenderer` keeps the last state drawn and redraws as little as possible:
 nothing when nothing visible changed (``now`` alone moving, or the clock moving inside the
@@ -31,6 +31,7 @@ from pi_app.screens.overlays import (
     offline_display_seats,
 )
 from pi_app.screens.pairing import draw_pairing, pairing_of
+from pi_app.screens.season import draw_season, season_of
 from pi_app.screens.table import draw_table
 from pi_app.screens.theme import ACCENT, BG, MUTED, Canvas
 from pi_app.screens.wheel import draw_wheel, wheel_angle
@@ -94,6 +95,9 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     if state.wheel is not None:
         draw_wheel(Canvas(surface, root.rect(0, top, root.dw, root.dh - top),
                           faces=root.faces), state.wheel, state.now)
+    season = season_of(state)
+    if season is not None:
+        draw_season(root, *season, state.clock)
     pairing = pairing_of(state)
     if pairing is not None:
         draw_pairing(root, *pairing)
@@ -187,7 +191,7 @@ class ScreenRenderer:
                 self._last, self._last_tick = state, tick
                 return []
             if state.ruling is None and state.wheel is None and state.clock is not None \
-                    and fr is not None \
+                    and season_of(state) is None and fr is not None \
                     and fr.clock_canvas is not None and fr.clock_layout is not None:
                 fr.clock_canvas.surface = surface
                 rects = clock_mod.draw_ticking(fr.clock_canvas, fr.clock_layout, state.clock)

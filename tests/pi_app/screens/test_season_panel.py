@@ -1,0 +1,123 @@
+"""The TV's season panel: on only between tournaments, every text legible (at least 3.5 %
+of the screen's height at 1080p and 720p), names drawn safe, the file re-read only when it
+changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import replace
+from decimal import Decimal
+
+import pygame
+import pytest
+
+from engine.tournament.season import Standing
+from engine.views import ScreenState
+from pi_app.console.season import SeasonOverlay
+from pi_app.screens import ScreenRenderer, draw_screen
+from pi_app.screens.season import (
+    PANEL_RECT,
+    SEASON_KEY,
+    SHOWN,
+    between_tournaments,
+    draw_season,
+    season_of,
+    with_season,
+)
+from pi_app.screens.samples import CLOCK
+from pi_app.screens.theme import Canvas
+from pi_app.service.season_store import Season, season_path
+from tests.data_paths import DATA
+
+NOT_STARTED = replace(CLOCK, started=False)
+
+
+def standing(rank: int, player: str, points: str) -> Standing:
+    return Standing(rank, player, Decimal(points), 3, 1, 1, 0, 0)
+
+
+TABLE = [standing(i, f"Player {i}", f"{300 - 10 * i}.50") for i in range(1, 13)]
+
+
+def test_with_season_keeps_the_top_lines_and_the_next_night():
+    st = ScreenState(clock=NOT_STARTED, layout="clock", extra={"other": "kept"})
+    on = with_season(st, TABLE, dt.date(2026, 1, 20))
+    rows, nxt = season_of(on)
+    assert len(rows) == SHOWN and rows[0] == (1, "Player 1", "290.50") and nxt == "2026-01-20"
+    assert on.extra["other"] == "kept"
+    assert season_of(with_season(on, [], None)) is None
+    assert between_tournaments(st) and not between_tournaments(replace(st, clock=CLOCK))
+
+
+class Recording(Canvas):
+    """A canvas that keeps the rect of every text it draws."""
+
+    boxes: list[pygame.Rect]
+
+    def text_px(self, *args, **kw):  # type: ignore[override]
+        r = super().text_px(*args, **kw)
+        self.boxes.append(r)
+        return r
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_every_text_is_legible_from_five_metres(size):
+    surf = pygame.Surface(size)
+    cv = Recording(surf)
+    cv.boxes = []
+    rows, nxt = season_of(with_season(ScreenState(clock=NOT_STARTED), TABLE,
+                                      dt.date(2026, 1, 20)))
+    panel = draw_season(cv, rows, nxt, replace(NOT_STARTED, tournament_name="Thursday "
+                                                "Gunpowder League of the Month"))
+    assert len(cv.boxes) == 3 + 3 * SHOWN + 5 + 3
+    low = min(b.height for b in cv.boxes)
+    assert low >= 0.035 * size[1], (low, size)
+    assert all(panel.contains(b) for b in cv.boxes[:3 + 3 * SHOWN])
+    assert all(surf.get_rect().contains(b) for b in cv.boxes)
+
+
+def test_the_panel_is_drawn_over_the_clock_only_with_its_key():
+    size = (1920, 1080)
+    x, y, w, _ = PANEL_RECT
+    probe = (x + w // 2, y + 10)  # inside the panel's top edge, above its title
+    plain, shown = pygame.Surface(size), pygame.Surface(size)
+    state = ScreenState(clock=NOT_STARTED, layout="clock")
+    draw_screen(plain, state)
+    draw_screen(shown, with_season(state, TABLE, None))
+    assert plain.get_at(probe) != shown.get_at(probe)
+    assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(shown, "RGB")
+
+
+def test_a_hostile_name_is_drawn_safe():
+    surf = pygame.Surface((1920, 1080))
+    cv = Canvas(surf)
+    draw_season(cv, [(1, "Ann\u202e\u0000" + "x" * 80, "1.00")], "2026-01-20")  # no raise
+
+
+def test_partial_redraws_never_draw_the_clock_over_the_panel():
+    r = ScreenRenderer()
+    surf = pygame.Surface((1920, 1080))
+    state = with_season(ScreenState(clock=NOT_STARTED, layout="clock"), TABLE, None)
+    r.render(surf, state)
+    later = replace(state, clock=replace(NOT_STARTED, remaining_seconds=3.0))
+    assert r.render(surf, later) == [surf.get_rect()]  # whole frame again
+
+
+def test_overlay_reads_the_season_between_tournaments_only(tmp_path):
+    overlay = SeasonOverlay(tmp_path)
+    idle = ScreenState(clock=NOT_STARTED, layout="clock")
+    assert SEASON_KEY not in overlay(idle).extra  # no season yet: nothing, nothing created
+    assert not season_path(tmp_path).exists()
+    with Season(season_path(tmp_path)) as season:
+        season.import_csv(DATA / "season" / "league.csv")
+    rows, nxt = season_of(overlay(idle))
+    assert rows[0] == (1, "Ann", "343.25") and nxt == "2026-01-20"
+    assert SEASON_KEY not in overlay(replace(idle, clock=CLOCK)).extra  # playing: off
+    extra = tmp_path / "more.csv"
+    extra.write_text("date,player,place,points\n2026-01-20,Zed,1,999\n")
+    with Season(season_path(tmp_path)) as season:
+        season.import_csv(extra)
+    os.utime(season_path(tmp_path), ns=(1, 1))  # a change of time alone is seen too
+    rows, nxt = season_of(overlay(idle))
+    assert rows[0] == (1, "Zed", "999.00") and nxt == "2026-01-27"
