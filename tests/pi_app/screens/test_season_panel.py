@@ -16,6 +16,7 @@ from engine.tournament.season import Standing
 from engine.views import ScreenState
 from pi_app.console.season import SeasonOverlay
 from pi_app.screens import ScreenRenderer, draw_screen
+from pi_app.screens.samples import CLOCK
 from pi_app.screens.season import (
     PANEL_RECT,
     SEASON_KEY,
@@ -25,7 +26,6 @@ from pi_app.screens.season import (
     season_of,
     with_season,
 )
-from pi_app.screens.samples import CLOCK
 from pi_app.screens.theme import Canvas
 from pi_app.service.season_store import Season, season_path
 from tests.data_paths import DATA
