@@ -45,13 +45,16 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from engine.errors import InvalidInputError
-from engine.table.console_base import MAX_NAME
 from engine.text import UnsafeTextError, check_text
 
 REQUIRED_COLUMNS = ("date", "player", "place", "points")
 OPTIONAL_COLUMNS = ("event", "knockouts", "bounty")
 MAX_ROWS = 100_000        #: rows of one CSV import (a league's whole history fits easily)
 MAX_EVENT = 60            #: characters in a night's label
+#: Characters in a player's name: the table's own limit (``engine.table.console_base``,
+#: the seat displays' width; a test keeps the two equal, the tournament room does not
+#: import the table's).
+MAX_NAME = 24
 MAX_POINTS = Decimal("1000000")  #: our bound on one night's points for one player
 MAX_PLACE = 10_000
 CENT = Decimal("0.01")

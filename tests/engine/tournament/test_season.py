@@ -14,6 +14,7 @@ from engine.errors import InvalidInputError, PokerTableError
 from engine.tournament.season import (
     SeasonInputError,
     SeasonResult,
+    check_player,
     name_key,
     parse_csv,
     parse_points,
@@ -118,3 +119,13 @@ def test_standings_csv_has_a_header_and_defuses_formulas():
 
 def test_season_error_is_an_input_error():
     assert issubclass(SeasonInputError, InvalidInputError)
+
+
+def test_the_name_limit_is_the_tables():
+    from engine.table.console_base import MAX_NAME as TABLE_MAX_NAME
+    from engine.tournament.season import MAX_NAME
+
+    assert MAX_NAME == TABLE_MAX_NAME
+    assert check_player("x" * MAX_NAME) == "x" * MAX_NAME
+    with pytest.raises(SeasonInputError, match="at most 24"):
+        check_player("x" * (MAX_NAME + 1))
