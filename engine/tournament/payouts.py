@@ -18,10 +18,11 @@ rule (the remainder is never more than one unit per paid place).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
 from engine.errors import InvalidInputError
+from engine.tournament.exact import exact_decimal
 
 
 class PayoutError(InvalidInputError):
@@ -30,17 +31,11 @@ class PayoutError(InvalidInputError):
 
 def exact_percentage(p: float | int | str | Decimal | Fraction) -> Fraction:
     """``p`` as an exact fraction of 100, reading a float as the decimal it prints as
-    (``45.2`` -> 226/5).  Raises :class:`PayoutError` for a value that is not a finite
-    number."""
+    (``45.2`` -> 226/5, :func:`engine.tournament.exact.exact_decimal`).  Raises
+    :class:`PayoutError` for a value that is not a finite number."""
     if isinstance(p, Fraction):
         return p
-    try:
-        d = Decimal(repr(p)) if isinstance(p, float) else Decimal(str(p))
-    except InvalidOperation:
-        raise PayoutError(f"not a percentage: {p!r}") from None
-    if not d.is_finite():
-        raise PayoutError(f"not a percentage: {p!r}")
-    return Fraction(d)
+    return Fraction(exact_decimal(p, PayoutError))
 
 
 def split_pool(pool: int, percentages: Sequence[float | int | str | Decimal | Fraction],

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Protocol
 
 from engine.tournament.clock import Clock
 from engine.tournament.entrant import Entrant
 from engine.tournament.payouts import split_pool
-from engine.tournament.points import league_points as _points
+from engine.tournament.points import POINT_UNIT, bonus_points, place_points, share_equally
 from engine.tournament.structure import Level, Structure
 from engine.views import ClockView, WheelView
 
@@ -132,20 +133,34 @@ def prizes(t: TournamentReading) -> dict[int, int]:
     return out
 
 
-def league_points(t: TournamentReading) -> dict[int, float]:
-    """entry_id -> league points of every placed entrant (structure's ``[points]``)."""
+def league_points(t: TournamentReading) -> dict[int, Decimal]:
+    """entry_id -> league points of every placed entrant (structure's ``[points]``), exact
+    multiples of :data:`engine.tournament.points.POINT_UNIT`.
+
+    Entrants tied for a place share the place points of the places they cover
+    (:func:`engine.tournament.points.share_equally`: the remainder one unit each in
+    seat-number order, the rule :func:`prizes` follows); bonuses are each player's own."""
     cfg = t.structure.points
     if cfg is None:
         return {}
     ents = t.round_entrants()
     n = len(ents)
-    out = {}
+    b = t.structure.buy_in or 1
+    groups: dict[int, list[Entrant]] = {}
     for e in ents:
         k = t.place(e)
         if k is not None:
-            out[e.entry_id] = _points(cfg, n=n, k=k, b=t.structure.buy_in or 1,
-                                      e=e.spend or t.structure.buy_in or 1,
-                                      knockouts=e.knockouts, high_hands=e.high_hands)
+            groups.setdefault(k, []).append(e)
+    out: dict[int, Decimal] = {}
+    for k, es in groups.items():
+        es.sort(key=lambda x: x.seat or 0)
+        for i, e in enumerate(es):
+            spend = e.spend or b
+            total = sum((place_points(cfg, n=n, k=p, b=b, e=spend)
+                         for p in range(k, min(k + len(es), n + 1))), Decimal(0))
+            share = share_equally(total, len(es), POINT_UNIT)[i]
+            out[e.entry_id] = share + bonus_points(cfg, knockouts=e.knockouts,
+                                                   high_hands=e.high_hands)
     return out
 
 # ------------------------------------------------------------------ stats and views

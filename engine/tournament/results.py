@@ -3,7 +3,7 @@
 Pure: computed from a :class:`engine.tournament.tournament.Tournament` on demand.  A place
 is known once a player is out (or has won); a player still in has ``place`` None.  Money
 is whole currency units (int); league points come from the structure's ``[points]``
-formula and are written with two decimals (exact :class:`decimal.Decimal` strings).
+formula, exact multiples of 0.01 point, written with two decimals.
 
 >>> from engine.tournament.structure_file import load_structure
 >>> from engine.tournament.tournament import Tournament
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
-from decimal import ROUND_HALF_EVEN, Decimal
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -30,10 +30,9 @@ COLUMNS = ("place", "name", "seat", "entry", "payout", "bounty", "knockouts", "p
            "status")
 
 
-def _points(value: float | None) -> str | None:
-    if value is None:
-        return None
-    return str(Decimal(repr(value)).quantize(Decimal("0.01"), rounding=ROUND_HALF_EVEN))
+def _points(value: Decimal | None) -> str | None:
+    """Points as written: two decimals (they are exact multiples of 0.01 already)."""
+    return None if value is None else f"{value:.2f}"
 
 
 def results(t: Tournament) -> list[dict[str, Any]]:

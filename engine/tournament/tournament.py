@@ -49,6 +49,7 @@ import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from engine.errors import IllegalActionError, InvalidInputError
@@ -595,8 +596,9 @@ class Tournament:
         """entry_id -> prize; see :func:`engine.tournament.report.prizes`."""
         return report.prizes(self)
 
-    def league_points(self) -> dict[int, float]:
-        """entry_id -> league points of every placed entrant."""
+    def league_points(self) -> dict[int, Decimal]:
+        """entry_id -> league points of every placed entrant (exact, 0.01-point unit); see
+        :func:`engine.tournament.report.league_points`."""
         return report.league_points(self)
 
     def estimated_seconds_to_end(self, now: float, clock: Clock | None = None) -> float | None:
