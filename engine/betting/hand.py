@@ -55,6 +55,7 @@ from engine.betting.operations import (
     BetOrRaiseTo,
     Burn,
     CheckOrCall,
+    DeadHand,
     DealBoard,
     DealHole,
     Fold,
@@ -79,7 +80,7 @@ PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
 _BOARD_COUNTS = (0, 3, 1, 1)
 
 
-_WHOLE_ARG = ("hole", "raise", "show", "muck")
+_WHOLE_ARG = ("hole", "raise", "show", "muck", "dead")
 
 
 def _whole(v: Any) -> bool:
@@ -411,6 +412,31 @@ class Hand:
         self._seen.add(card.id)
         self._ops.append(DealHole(seat, card))
         self._after_card()
+
+    def dead_hand(self, seat: int) -> None:
+        """TDA 37: ``seat`` (1-based), still due a hole card, acted with too few cards, so its
+        hand is dead: the hole cards still due to it are not dealt, it is out of the hand as
+        if folded (chips it posted stay in the pot), and the deal or the betting goes on.
+
+        Raises:
+            IllegalActionError: no hole card is due to ``seat`` (or it is not dealt in).
+        """
+        i = self._seat_index(seat)
+        if not any(kind == "hole" and j == i for kind, j in self._queue):
+            raise IllegalActionError(f"seat {seat} is due no hole card: only a hand dealt "
+                                     "too few cards is dead this way")
+        self._queue[:] = [x for x in self._queue if not (x[0] == "hole" and x[1] == i)]
+        self._folded[i] = True
+        self._n_live -= 1
+        if self._stack[i] > 0:
+            self._n_active -= 1
+        self._ops.append(DeadHand(seat))
+        if not self._queue:
+            if self._n_live == 1:
+                self._end_by_folds()
+            else:
+                self._begin_betting()
+        self._check()
 
     def can_burn(self, card: Card) -> bool:
         return self._card_error("burn", None, card) is None
@@ -900,6 +926,8 @@ class Hand:
                 inputs.append(["board", str(op.card)])  # type: ignore[attr-defined]
             elif k == "fold":
                 inputs.append(["fold"])
+            elif k == "dead_hand":
+                inputs.append(["dead", op.seat])  # type: ignore[attr-defined]
             elif k == "check_or_call":
                 inputs.append(["call"])
             elif k == "bet_or_raise_to":
@@ -938,6 +966,8 @@ class Hand:
                 hand.deal_board(Card.parse(x[1]))
             elif kind == "fold":
                 hand.fold()
+            elif kind == "dead":
+                hand.dead_hand(int(x[1]))
             elif kind == "call":
                 hand.check_or_call()
             elif kind == "raise":

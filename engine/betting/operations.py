@@ -87,6 +87,15 @@ class Fold(Operation):
 
 
 @dataclass(frozen=True, slots=True)
+class DeadHand(Operation):
+    """``seat`` acted with too few hole cards: its hand is dead (TDA 37), out like a fold;
+    the hole cards still due to it are not dealt."""
+
+    seat: int
+    OP: ClassVar[str] = "dead_hand"
+
+
+@dataclass(frozen=True, slots=True)
 class CheckOrCall(Operation):
     """``amount``: chips added (0 = check).  ``all_in``: the call used the whole stack."""
 
@@ -156,7 +165,7 @@ class VoidHand(Operation):
 
 OPERATION_TYPES: dict[str, type[Operation]] = {
     cls.OP: cls
-    for cls in (PostAnte, PostBlind, AddBonus, DealHole, Burn, DealBoard, Fold, CheckOrCall,
+    for cls in (PostAnte, PostBlind, AddBonus, DealHole, Burn, DealBoard, Fold, DeadHand, CheckOrCall,
                 BetOrRaiseTo, ReturnUncalled, ShowHand, MuckHand, AwardPot, VoidHand)
 }
 

@@ -152,6 +152,7 @@ CATALOGUE: dict[str, tuple[str, str, str]] = {
     "BOXED_CARD": ("D4", "TDA 35-A-1", "One boxed card: a scrap, replaced"),
     "BUTTON_CONSECUTIVE_CARDS": ("D9", "TDA 35-B", "The button may take two consecutive cards"),
     "BUTTON_SHORT": ("D10", "TDA 37", "The button is short a card: complete it"),
+    "BUTTON_DEAD": ("D10", "TDA 37", "The button acted with one card: its hand is dead"),
     "EXTRA_CARD": ("D8", "RRoP Irregularities", "One extra card dealt: it becomes the burn"),
     "FOREIGN_CARD": ("D11", "TDA 35-A-6", "A card not of this deck: a scrap, replaced"),
     "MISDEAL_WINDOW_CLOSED": ("D13", "TDA 35-D", "Substantial action has occurred: no misdeal"),

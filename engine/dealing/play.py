@@ -1,5 +1,6 @@
 """Player actions through the dealing procedure: applied when the betting is open, held
-while cards are still due (and applied, in order, once they are in).
+while cards are still due (and applied, in order, once they are in).  A button that acts
+while it is short its second card has a dead hand (TDA 37, :meth:`PlayerActions._button_dead`).
 
 A mixin of :class:`engine.dealing.procedure.DealingProcedure`.
 """
@@ -28,6 +29,7 @@ class PlayerActions:
 
     s: DealState
     _sync: Callable[[], None]
+    _ruling: Callable[..., list[Outcome]]
     _completion: Callable[..., list[Outcome]]
     _action_while_dealing: Callable[..., list[Outcome]]
 
@@ -46,6 +48,8 @@ class PlayerActions:
             raise IllegalActionError("the hand is over")
         if s.due or h.next_deal() is not None or s.held:
             self._probe(ev, act)  # refused here if it could never be legal
+            if self._button_acts_short(ev, act):
+                return self._button_dead(ev, act)
             outs: list[Outcome] = self._action_while_dealing(ev, act)
             if any(isinstance(o, ActionHeld) for o in outs) or s.stopped:
                 if not s.stopped:
@@ -53,6 +57,33 @@ class PlayerActions:
                 return outs
             return outs + self._apply_now(ev, act)
         return self._apply_now(ev, act)
+
+    def _button_acts_short(self, ev: PlayerAction, act: str) -> bool:
+        """The button bets, calls, checks or folds while its second card is the only hole
+        card still due (D10)."""
+        s = self.s
+        holes = [x for x in s.due if x.startswith(("hole:", "replace:"))]
+        return (act in ("fold", "check_call", "bet_raise") and ev.seat == s.cfg.button
+                and holes == [f"hole:{s.cfg.button}"] and not s.hole_buf.get(ev.seat))
+
+    def _button_dead(self, ev: PlayerAction, act: str) -> list[Outcome]:
+        """D10 after the button acted (TDA 37): a button that acts with too few cards has a
+        dead hand.  Its action is recorded (a ruling and a note say what it was), its card
+        goes to the muck, the actions held before it are applied in order and play goes on;
+        nothing already recorded is dropped."""
+        s = self.s
+        b = s.cfg.button
+        s.due.remove(f"hole:{b}")
+        s.hand.dead_hand(b)
+        said = {"fold": "folded", "check_call": "checked or called",
+                "bet_raise": f"bet or raised to {ev.amount}"}[act]
+        outs = self._ruling(
+            "BUTTON_DEAD", f"The button (seat {b}) {said} with only one card.",
+            "The button's hand is dead (TDA 37): muck its card and deal it no other. The "
+            "actions already taken stand and the action continues.", ev.t)
+        outs.append(Note(f"seat {b} {act}: the hand is dead, the action does not play"))
+        self._sync()
+        return outs + self._apply_held() + self._completion()
 
     def _apply_now(self, ev: PlayerAction, act: str) -> list[Outcome]:
         s = self.s

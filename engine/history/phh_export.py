@@ -114,7 +114,7 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
                 flush_board()
             continue
         flush_board()
-        if kind == "fold":
+        if kind in ("fold", "dead_hand"):  # a dead hand (TDA 37) is written as its fold
             actions.append(PhhAction("fold", player[op.seat]))
         elif kind == "check_or_call":
             actions.append(PhhAction("check_or_call", player[op.seat]))

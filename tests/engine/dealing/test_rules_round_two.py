@@ -105,6 +105,43 @@ def test_button_short_after_substantial_action_keeps_every_action():
     assert p.hand.is_complete and _codes(p) == ["BUTTON_SHORT"]
 
 
+def test_button_that_acted_with_one_card_has_a_dead_hand_and_play_goes_on():
+    b = Builder("x", seats=6, button=6)
+    b.holes(11)  # the button's second card is missing
+    p = b.proc
+    start = p.hand.total_chips()
+    outs = p.apply(PlayerAction(t=30.0, seat=3, action="bet_raise", amount=60))
+    outs += p.apply(PlayerAction(t=31.0, seat=4, action="check_call"))
+    outs += p.apply(PlayerAction(t=32.0, seat=5, action="fold"))
+    assert [o.seat for o in outs if isinstance(o, ActionHeld)] == [3, 4, 5]
+    outs = p.apply(PlayerAction(t=33.0, seat=6, action="check_call"))  # with one card
+    assert [o.ruling.code for o in outs if isinstance(o, RulingIssued)] == ["BUTTON_DEAD"]
+    assert _codes(p) == ["BUTTON_SHORT", "BUTTON_DEAD"]
+    assert p.rulings[-1].rule == "TDA 37"
+    # every action recorded before stands, in order; the button is out; seat 1 is next
+    assert [a[:2] for a in p.hand.actions_in_turn()] == [(3, "raise"), (4, "call"),
+                                                        (5, "fold")]
+    assert p.s.held == [] and p.hand.status(6) == "folded" and p.hand.actor == 1
+    assert p.hand.stack(6) == 1000  # the button had nothing in: nothing lost or made
+    assert p.hand.total_chips() == start
+    b.play_out()
+    assert p.hand.is_complete and 6 not in p.hand.showdown_order
+    assert sum(p.hand.stacks.values()) == start
+
+
+def test_button_dead_hand_survives_a_snapshot():
+    from engine.betting.hand import Hand
+
+    b = Builder("x", seats=3, button=3)
+    b.holes(5)  # three-handed: the button acts first and is short its second card
+    p = b.proc
+    p.apply(PlayerAction(t=30.0, seat=3, action="fold"))
+    assert _codes(p)[-1] == "BUTTON_DEAD" and p.hand.actor == 1
+    again = Hand.from_dict(json.loads(json.dumps(p.hand.to_dict())))
+    assert again.actor == 1 and again.status(3) == "folded"
+    assert again.stacks == p.hand.stacks
+
+
 def test_held_action_out_of_turn_is_refused_and_changes_nothing():
     b = Builder("x", seats=6, button=6)
     b.holes(11)
