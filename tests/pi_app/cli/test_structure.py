@@ -11,7 +11,7 @@ from engine.betting.hand import HandConfig
 from engine.betting.hand_config import InvalidHandConfigError
 from engine.tournament.structure import StructureError
 from engine.tournament.structure_file import load_structure, parse_structure
-from tests.data_paths import data
+from tests.data_paths import REPO, data
 from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 
 VALID = data("tournament", "valid_mixed.toml")
@@ -99,3 +99,27 @@ def test_structure_show_json_gives_the_payouts_for_n_entrants(capsys):
     assert all(isinstance(a, int) for _, a in d["payouts"])
     assert sum(a for _, a in d["payouts"]) == d["prize_pool"]
     assert [k for k, _ in d["payouts"]] == list(range(1, len(d["payouts"]) + 1))
+
+
+def test_structure_show_pays_the_issue_example_exactly(tmp_path, capsys):
+    """10 entrants at a buy-in of 100: a pool of 1,000 at 45.2/32.3/22.5 % pays 452/323/225
+    (float floor division paid 453/322/225)."""
+    text = (REPO / "engine/tournament/presets/gunpowder.toml").read_text()
+    text = text.replace("buy_in = 10 ", "buy_in = 100 ")
+    text = (text[:text.index("[payouts]")] + "[payouts]\ntable = [\n  { min_entrants = 3, "
+            "max_entrants = 40, percentages = [45.2, 32.3, 22.5] },\n]\n\n"
+            + text[text.index("[points]"):])
+    f = tmp_path / "exact.toml"
+    f.write_text(text)
+    rc, out, err = run_main(["structure", "show", str(f), "--entrants", "10", "--json"], capsys)
+    assert rc == 0, err
+    d = json.loads(out)
+    assert d["prize_pool"] == 1000
+    assert d["payouts"] == [[1, 452], [2, 323], [3, 225]]
+
+
+def test_structure_show_refuses_a_bad_entrant_count_in_one_line(capsys):
+    rc, out, err = run_main(["structure", "show", "gunpowder", "--json", "--entrants", "0"],
+                            capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, "--entrants must be 1..100000")
