@@ -5,7 +5,7 @@ from __future__ import annotations
 from tests.data_paths import REPO, data
 
 DATA = data("tournament")
-__all__ = ["DATA", "REPO", "play_hand"]
+__all__ = ["DATA", "REPO", "four_players", "gunpowder_text", "play_hand"]
 
 
 def play_hand(t, now: float, winner_seat: int | None = None, amount: int = 0,
@@ -23,3 +23,21 @@ def play_hand(t, now: float, winner_seat: int | None = None, amount: int = 0,
     target = winner_seat if winner_seat is not None else min(stacks)
     stacks[target] += setup.bonus
     return alerts + t.hand_finished(now + duration, stacks)
+
+
+def gunpowder_text() -> str:
+    """The gunpowder preset's TOML text, for a test to change one table of it."""
+    return (REPO / "engine/tournament/presets/gunpowder.toml").read_text()
+
+
+def four_players(text: str):
+    """A started tournament of ``text`` (structure TOML) with P1..P4 in seats 1..4."""
+    from engine.tournament.structure_file import parse_structure
+    from engine.tournament.tournament import Tournament
+
+    t = Tournament(parse_structure(text, "four.toml"), seed=1)
+    for seat in range(1, 5):
+        t.register(f"P{seat}", seat)
+    t.start(0.0)
+    return t
+

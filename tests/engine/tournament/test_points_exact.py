@@ -18,9 +18,7 @@ from engine.tournament.points import (
     table_points,
 )
 from engine.tournament.results import results
-from engine.tournament.structure_file import parse_structure
-from engine.tournament.tournament import Tournament
-from tests.data_paths import REPO
+from tests.engine.tournament.helpers import four_players, gunpowder_text
 
 CENT = Fraction(1, 100)
 
@@ -79,18 +77,10 @@ def test_formulas_agree_with_the_real_value_within_half_a_unit(n, data, b):
     assert got == formula_points("pokerstars", n=n, k=k, b=b, paid_fraction=1)
 
 
-def _four_players(points: str) -> Tournament:
-    text = (REPO / "engine/tournament/presets/gunpowder.toml").read_text()
-    text = text[:text.index("[points]")] + points
-    t = Tournament(parse_structure(text, "four.toml"), seed=1)
-    for seat in range(1, 5):
-        t.register(f"P{seat}", seat)
-    t.start(0.0)
-    return t
-
-
 def test_players_tied_for_a_place_share_its_points_the_remainder_by_seat():
-    t = _four_players('[points]\nkind = "table"\ntable = [100, 60, 40, 25.01]\n')
+    text = gunpowder_text()
+    t = four_players(text[:text.index("[points]")]
+                     + '[points]\nkind = "table"\ntable = [100, 60, 40, 25.01]\n')
     t.correct_stacks({1: 10000, 2: 600, 3: 600, 4: 14000})
     t.hand_started(0.0)
     t.hand_finished(20.0, {1: 11200, 2: 0, 3: 0, 4: 14000})

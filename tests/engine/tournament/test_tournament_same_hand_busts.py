@@ -3,25 +3,16 @@ higher (TDA); equal stacks tie and share the places' prizes."""
 
 from __future__ import annotations
 
-from engine.tournament.structure_file import parse_structure
 from engine.tournament.tournament import Tournament
-from tests.data_paths import REPO
-
-GUNPOWDER = REPO / "engine/tournament/presets/gunpowder.toml"
+from tests.engine.tournament.helpers import four_players, gunpowder_text
 
 
 def _four_players_paying_three() -> Tournament:
-    text = GUNPOWDER.read_text()
-    text = text.replace("buy_in = 10 ", "buy_in = 40 ")
+    text = gunpowder_text().replace("buy_in = 10 ", "buy_in = 40 ")
     start = text.index("[payouts]")
     end = text.index("[points]")
-    text = (text[:start] + "[payouts]\ntable = [\n  { min_entrants = 3, max_entrants = 10, "
-            "percentages = [40, 30, 30] },\n]\n\n" + text[end:])
-    t = Tournament(parse_structure(text, "four.toml"), seed=1)
-    for seat in range(1, 5):
-        t.register(f"P{seat}", seat)
-    t.start(0.0)
-    return t
+    return four_players(text[:start] + "[payouts]\ntable = [\n  { min_entrants = 3, "
+                        "max_entrants = 10, percentages = [40, 30, 30] },\n]\n\n" + text[end:])
 
 
 def test_two_equal_stacks_busted_by_one_hand_tie_and_share():
