@@ -54,6 +54,15 @@ def test_replay_exit_0_and_prints_rulings_and_held_actions(tmp_path, capsys):
     assert out.strip().splitlines()[-1].startswith("final: stacks")
 
 
+def test_replay_prints_the_held_action_and_the_dead_button_ruling(capsys):
+    rc = main(["replay", str(DATA / "d10_button_dead.deal")])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "line 17: held: seat 3 calls (cards still due: hole card to seat 4)" in out
+    assert "line 20: ruling BUTTON_DEAD (D10, TDA 37): The button (seat 4) checked or " \
+           "called with only one card." in out
+
+
 def test_replay_exit_1_names_the_failed_line(tmp_path, capsys):
     rc, _, err = _run(tmp_path, HEAD + "deal Ad\nexpect ruling MISDEAL\nexpect burns 0\n", capsys)
     assert rc == 1 and "line 6: expect ruling MISDEAL" in err and "line 7" not in err

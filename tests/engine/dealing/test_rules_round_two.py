@@ -142,6 +142,17 @@ def test_button_dead_hand_survives_a_snapshot():
     assert again.stacks == p.hand.stacks
 
 
+def test_heads_up_button_dead_hand_gives_the_pot_to_the_big_blind():
+    b = Builder("x", seats=2, button=2)
+    b.holes(3)  # the button (the small blind, first to act) is short its second card
+    p = b.proc
+    start = p.hand.total_chips()
+    p.apply(PlayerAction(t=30.0, seat=2, action="check_call"))
+    assert _codes(p) == ["BUTTON_DEAD"] and p.hand.is_complete
+    assert p.hand.stacks == {1: 1000 + 10, 2: 1000 - 10}  # the small blind stays in the pot
+    assert p.hand.total_chips() == start
+
+
 def test_held_action_out_of_turn_is_refused_and_changes_nothing():
     b = Builder("x", seats=6, button=6)
     b.holes(11)
