@@ -134,7 +134,7 @@ def _handler(args: argparse.Namespace) -> int:
 
     if not args.verb:
         args.parser.missing_subcommand()
-    config = load_config(args.config)
+    config = load_config(args.config, structure_optional=True)  # the table has its own copy
     if config.console is None:
         raise InvalidInputError(f"{args.config}: no [console] section: the table serves "
                                 "no console")

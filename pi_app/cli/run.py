@@ -61,13 +61,18 @@ def _handler(args: argparse.Namespace) -> int:
 
     if args.speed is not None and args.speed <= 0:
         raise InvalidInputError(f"--speed must be above 0, got {args.speed}")
-    config = load_config(args.config)
+    # a resume plays the structure its journal recorded: the file is needed only to start
+    config = load_config(args.config, structure_optional=True)
     if args.service or not is_simulated(config):
         sim_only = [f for f, v in (("--fresh", args.fresh), ("--seed", args.seed is not None),
                                    ("--screenshots", args.screenshots)) if v]
         if sim_only:
             raise InvalidInputError(f"{', '.join(sim_only)}: only for the simulated table "
                                     "(the default config), not for the service")
+        from pi_app.service.journal import Journal
+
+        if not Journal.exists(config.journal_path):
+            config.require_structure()
         import logging
 
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
@@ -99,8 +104,10 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     for folder, what in ((state_dir, "state directory"), (shots, "--screenshots")):
         if folder.exists() and not folder.is_dir():
             raise InvalidInputError(f"{folder}: the {what} is a file, not a folder")
-    state_dir.mkdir(parents=True, exist_ok=True)
     journal = state_dir / "sim-journal.db"
+    if not os.path.lexists(journal):
+        config.require_structure()  # a new tournament: nothing is created without one
+    state_dir.mkdir(parents=True, exist_ok=True)
     hands = state_dir / "sim-journal-hands"
     from pi_app.service.journal import Journal
 
@@ -108,6 +115,7 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
         raise InvalidInputError(f"{journal} is in use by another run of the table")
     why = "--fresh" if args.fresh else _why_start_over(journal)
     if why is not None:
+        config.require_structure()  # a new tournament: nothing is moved aside without one
         moved = _move_aside(journal, hands, shots)
         if moved is not None:
             print(f"{journal}: {why}; moved it aside, with its hand histories and pictures, "

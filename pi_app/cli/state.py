@@ -18,6 +18,7 @@ from engine.table.core import TableCore
 from pi_app.service.core_identity import check_core, core_name
 from pi_app.service.journal import Journal
 from pi_app.service.recovery import recover
+from pi_app.service.wiring import warn_if_structure_changed
 
 
 def _jsonable(obj: Any) -> Any:
@@ -38,8 +39,10 @@ CORE_CLASS: type[Any] = TableCore
 
 def recovered_state(journal_path: str, private: bool = False,
                     core_class: type[Any] | None = None,
-                    accept_loss: bool = False) -> dict[str, Any]:
-    """The JSON-able report ``pokertable state`` prints.
+                    accept_loss: bool = False, warn_structure: bool = False) -> dict[str, Any]:
+    """The JSON-able report ``pokertable state`` prints.  With ``warn_structure``, a
+    structure file that changed or is gone since the tournament started is a warning
+    (logged; the report is of the copy in the journal).
 
     Raises:
         FileNotFoundError, JournalSchemaError, JournalCorruptError, CoreMismatchError
@@ -51,6 +54,8 @@ def recovered_state(journal_path: str, private: bool = False,
     with Journal.open_readonly(journal_path, accept_loss=accept_loss) as journal:
         check_core(journal.meta, cls, journal_path)
         rec = recover(journal, cls)
+        if warn_structure:
+            warn_if_structure_changed(rec.core)
         out: dict[str, Any] = {
             "journal": str(journal.path),
             "schema_version": journal.schema_version(),
@@ -70,7 +75,7 @@ def _handler(args: argparse.Namespace) -> int:
 
     try:
         report = recovered_state(args.journal, args.private,
-                                 accept_loss=args.accept_journal_loss)
+                                 accept_loss=args.accept_journal_loss, warn_structure=True)
     except FileNotFoundError:
         raise InvalidInputError(f"{args.journal}: no such journal") from None
     except IsADirectoryError:

@@ -123,12 +123,20 @@ class TableConfig:
     console: ConsoleConfig | None = None
     new_player: str = "button_passes"
     heads_up: str = "button"
+    #: Why the structure cannot be read now (loaded with ``structure_optional``): only a
+    #: resume, which plays the copy in its journal, may go on (:meth:`require_structure`).
+    structure_problem: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def journal_path(self) -> Path:
         """``<state_dir>/journal.db``."""
         return self.state_dir / JOURNAL_NAME
+
+    def require_structure(self) -> None:
+        """Raises ConfigError: the structure cannot be read (a new tournament needs it)."""
+        if self.structure_problem:
+            raise ConfigError(self.structure_problem)
 
     def backend(self, device: str) -> str:
         """``"real"`` or ``"mock"`` for ``device`` in :data:`BACKEND_DEVICES`."""
@@ -340,7 +348,11 @@ def _fmt(seats: tuple[int, ...]) -> str:
     return ", ".join(map(str, seats))
 
 
-def _structure(c: _Checker, base_dir: Path | None) -> tuple[str, str]:
+def _structure(c: _Checker, base_dir: Path | None,
+               deferred: list[ConfigError] | None = None) -> tuple[str, str]:
+    """``[tournament] structure`` and ``house_profile``.  A structure file that is gone or
+    invalid raises, or with ``deferred`` is appended there (a resume plays the copy its
+    journal recorded and never reads the file)."""
     sec = c.section("tournament")
     structure = c.get(sec, "tournament", "structure", str, "gunpowder").strip()
     if not structure:
@@ -350,9 +362,36 @@ def _structure(c: _Checker, base_dir: Path | None) -> tuple[str, str]:
         p = Path(structure).expanduser()
         if not p.is_absolute() and base_dir is not None:
             p = Path(os.path.normpath(base_dir / p))
-        if not p.is_file():
-            raise c.fail("tournament.structure", f"no such structure file: {p}")
         structure = str(p)
+    try:
+        _check_structure(c, structure, is_path)
+    except ConfigError as exc:
+        if deferred is None:
+            raise
+        deferred.append(exc)
+    profile = c.get(sec, "tournament", "house_profile", str, "")
+    if not profile:  # the profile the structure comes with
+        profile = "tda2024"
+        try:
+            from engine.tournament import structure_file as structure_mod
+
+            profile = structure_mod.load_structure(structure).house_profile
+        except (ImportError, InvalidInputError):
+            pass  # reported as tournament.structure above (or deferred)
+    try:
+        from engine.dealing.irregularities import PROFILES
+    except ImportError:
+        PROFILES = None  # type: ignore[assignment]
+    if PROFILES is not None and profile not in PROFILES:
+        raise c.fail("tournament.house_profile",
+                     f"unknown house profile {profile!r} (expected one of {', '.join(PROFILES)})")
+    return structure, profile
+
+
+def _check_structure(c: _Checker, structure: str, is_path: bool) -> None:
+    """Raises ConfigError: no such structure file, an unknown preset, an invalid file."""
+    if is_path and not Path(structure).is_file():
+        raise c.fail("tournament.structure", f"no such structure file: {structure}")
     try:
         from engine.tournament import structure_file as structure_mod
     except ImportError:
@@ -372,22 +411,6 @@ def _structure(c: _Checker, base_dir: Path | None) -> tuple[str, str]:
             except InvalidInputError as exc:
                 problems = getattr(exc, "problems", None) or [str(exc)]
                 raise c.fail("tournament.structure", str(problems[0])) from None
-    profile = c.get(sec, "tournament", "house_profile", str, "")
-    if not profile:  # the profile the structure comes with
-        profile = "tda2024"
-        if structure_mod is not None:
-            try:
-                profile = structure_mod.load_structure(structure).house_profile
-            except InvalidInputError:
-                pass  # reported as tournament.structure above
-    try:
-        from engine.dealing.irregularities import PROFILES
-    except ImportError:
-        PROFILES = None  # type: ignore[assignment]
-    if PROFILES is not None and profile not in PROFILES:
-        raise c.fail("tournament.house_profile",
-                     f"unknown house profile {profile!r} (expected one of {', '.join(PROFILES)})")
-    return structure, profile
 
 
 def _state_dir(c: _Checker, base_dir: Path | None, env: dict[str, str]) -> tuple[Path, int]:
@@ -578,9 +601,12 @@ def _house_rules(c: _Checker, profile: str) -> dict[str, Any]:
 
 
 def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None = None,
-                 env: dict[str, str] | None = None) -> TableConfig:
+                 env: dict[str, str] | None = None,
+                 structure_optional: bool = False) -> TableConfig:
     """Validate TOML ``text``; ``source`` names the file in messages; relative paths are
-    taken from ``base_dir`` (default: the current directory).
+    taken from ``base_dir`` (default: the current directory).  With
+    ``structure_optional`` a structure that is gone or invalid is kept in
+    ``structure_problem`` instead of raised (a resume plays its journal's copy).
 
     Raises:
         ConfigError: the first problem found, naming ``source`` and the key.
@@ -603,7 +629,8 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
     if _has_control(name):
         raise c.fail("table.name", f"must not hold control characters, got {name!r}")
     seats, names = _seats(c)
-    structure, profile = _structure(c, base_dir)
+    deferred: list[ConfigError] = []
+    structure, profile = _structure(c, base_dir, deferred if structure_optional else None)
     _final_fits(c, structure, seats)
     house_rules = _house_rules(c, profile)
     tour = c.section("tournament")
@@ -645,7 +672,7 @@ def parse_config(text: str, source: str = "<config>", *, base_dir: Path | None =
         shoe_baudrate=baud, tv_width=width, tv_height=height, tv_layout=layout, tv_fps=fps,
         mux_parent_bus=mux_parent, mux_address=mux_address, sound=sound,
         speech=speech, tick_interval=float(tick), watchdog=watchdog, house_rules=house_rules,
-        console=console, raw=data)
+        console=console, structure_problem=str(deferred[0]) if deferred else "", raw=data)
 
 
 def default_config_text() -> str:
@@ -654,17 +681,21 @@ def default_config_text() -> str:
 
 
 def load_config(path: str | os.PathLike[str] | None = None, *,
-                env: dict[str, str] | None = None) -> TableConfig:
-    """Load and validate ``path`` (None: the embedded default).
+                env: dict[str, str] | None = None,
+                structure_optional: bool = False) -> TableConfig:
+    """Load and validate ``path`` (None: the embedded default); ``structure_optional`` as
+    in :func:`parse_config`.
 
     Raises:
         ConfigError: unreadable file, bad TOML or an invalid value (file and key named).
     """
     if path is None:
-        return parse_config(default_config_text(), "default_config.toml", base_dir=None, env=env)
+        return parse_config(default_config_text(), "default_config.toml", base_dir=None, env=env,
+                            structure_optional=structure_optional)
     p = Path(path)
     try:
         text = read_text(p)
     except InputFileError as exc:
         raise ConfigError(str(exc)) from None
-    return parse_config(text, str(p), base_dir=p.resolve().parent, env=env)
+    return parse_config(text, str(p), base_dir=p.resolve().parent, env=env,
+                        structure_optional=structure_optional)
