@@ -18,7 +18,7 @@ from engine.table.core import TableCore
 from pi_app.service.core_identity import check_core, core_name
 from pi_app.service.journal import Journal
 from pi_app.service.recovery import recover
-from pi_app.service.wiring import warn_if_structure_changed
+from pi_app.service.wiring import history_dir_for, warn_if_structure_changed
 
 
 def _jsonable(obj: Any) -> Any:
@@ -53,7 +53,7 @@ def recovered_state(journal_path: str, private: bool = False,
     cls = core_class or CORE_CLASS
     with Journal.open_readonly(journal_path, accept_loss=accept_loss) as journal:
         check_core(journal.meta, cls, journal_path)
-        rec = recover(journal, cls)
+        rec = recover(journal, cls, history_dir_for(journal_path))
         if warn_structure:
             warn_if_structure_changed(rec.core)
         out: dict[str, Any] = {

@@ -16,7 +16,9 @@ any event); its checksum is :func:`pi_app.service.journal_files.checksum`.
 
 Beside the database: ``<journal>.lock`` (one writer at a time) and ``<journal>.mark``, the
 high-water mark (:mod:`pi_app.service.journal_mark`), advanced after every commit.  A
-journal shorter than its mark has lost records and is refused (:mod:`pi_app.service.journal_scan`).
+journal shorter than its mark has lost records and is refused (:mod:`pi_app.service.journal_scan`),
+and so is one that ends before the hand histories beside it
+(:mod:`pi_app.service.journal_hands`).
 
 Durability: each append is its own transaction, committed (WAL fsync, ``synchronous=FULL``)
 before :meth:`Journal.append` returns, so an event the loop applies is on disk.  Each
@@ -42,7 +44,7 @@ import os
 import secrets
 import sqlite3
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -270,7 +272,8 @@ class Journal:
         if version > SCHEMA_VERSION:
             raise JournalSchemaError(
                 f"{p}: journal schema version {version} is newer than this pokertable "
-                f"supports ({SCHEMA_VERSION}); upgrade pokertable (the file was not changed)")
+                f"supports ({SCHEMA_VERSION}): it was written by a newer pokertable; upgrade "
+                "pokertable (the file was not changed)")
         if version < 1:
             raise JournalCorruptError(f"{p} is not a pokertable journal (no schema version); "
                                       "the file was not changed")
@@ -284,13 +287,15 @@ class Journal:
     @classmethod
     def open(cls, path: str | os.PathLike[str], *,
              snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
-             accept_loss: bool = False) -> Journal:
+             accept_loss: bool = False,
+             precheck: Callable[[Journal], object] | None = None) -> Journal:
         """Open an existing journal for writing.
 
         Before anything is written (the lock file aside), the file is checked read-only:
-        that it is one of our journals, and that it lost no records (:func:`scan`).  With
-        ``accept_loss`` a loss is logged, and :func:`pi_app.service.recovery.recover` cuts
-        the journal back to its last intact record and moves the mark there.
+        that it is one of our journals, and that it lost no records (:func:`scan`, or
+        ``precheck(readonly_journal)``, which must scan it and may refuse it by raising).
+        With ``accept_loss`` a loss is logged, and :func:`pi_app.service.recovery.recover`
+        cuts the journal back to its last intact record and moves the mark there.
 
         Raises:
             FileNotFoundError, JournalPathError, JournalSchemaError, JournalNewerError,
@@ -302,7 +307,9 @@ class Journal:
         lock_fd = cls._lock(p)
         try:
             with cls.open_readonly(p, accept_loss=accept_loss) as ro:
-                ro.scan()  # refuses a loss before anything is written
+                # refuses a loss before anything is written (closing a writable
+                # connection would fold the -wal into the file)
+                precheck(ro) if precheck is not None else ro.scan()
             if p.stat().st_mode & 0o077:
                 os.chmod(p, 0o600)
                 log.warning("%s: permissions were wider than 0600; tightened", p)

@@ -11,6 +11,8 @@ chained checksums verified, and the comparison with the high-water mark
   missing) unless the loss is accepted; then it is returned in ``loss``.
 * A record whose checksum holds but whose event type is unknown was written by a newer
   pokertable: :class:`JournalNewerError`, always (accepting a loss does not cover it).
+  Records before the newest snapshot are not replayed, but their event types are checked
+  too: a newer pokertable's record there means the snapshot was made by it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.events import Event, UnknownEventError, event_from_dict
+from engine.events import EVENT_TYPES, Event, UnknownEventError, event_from_dict
 from pi_app.service.journal_files import (
     JournalCorruptError,
     JournalLossError,
@@ -126,6 +128,20 @@ def _read_events(con: sqlite3.Connection, path: Path, after: int, prev: str) -> 
     return out
 
 
+def _refuse_newer_types(con: sqlite3.Connection, path: Path, upto: int) -> None:
+    """Raises JournalNewerError: a record up to ``upto`` names an unknown event type."""
+    known = sorted(EVENT_TYPES)
+    row = con.execute(
+        "SELECT seq, json_extract(data, '$.type') FROM events WHERE seq <= ? AND "
+        "json_valid(data) AND json_type(data, '$.type') = 'text' AND "
+        f"json_extract(data, '$.type') NOT IN ({', '.join('?' * len(known))}) "
+        "ORDER BY seq LIMIT 1", (upto, *known)).fetchone()
+    if row is not None:
+        raise JournalNewerError(
+            f"{path}: record {row[0]} was written by a newer pokertable (unknown event type "
+            f"{str(row[1])[:40]!r}); upgrade pokertable to resume it; the file was not changed")
+
+
 def _stored_chain(con: sqlite3.Connection, seq: int, journal_id: str) -> str | None:
     if seq == 0:
         return journal_id
@@ -189,6 +205,7 @@ def scan(con: sqlite3.Connection, path: Path, journal_id: str, *,
     if prev is None:
         raise JournalCorruptError(f"{path}: record {snap_seq} of the newest snapshot is gone; "
                                   "the file was not changed")
+    _refuse_newer_types(con, path, snap_seq)
     ev = _read_events(con, path, snap_seq, prev)
     loss = _judge(con, path, journal_id, mark, mark_problem, ev, snap_seq)
     if loss is not None and not accept_loss:

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.effects import Effect, HandHistory
 from engine.events import Event
 from pi_app.service.journal import Journal, Loss, TornRecord
+from pi_app.service.journal_hands import check_histories
 
 log = logging.getLogger(__name__)
 
@@ -67,27 +69,22 @@ class Recovered:
         }
 
 
-def recover(journal: Journal, core_cls: Any) -> Recovered:
+def recover(journal: Journal, core_cls: Any, history_dir: Path | None = None) -> Recovered:
     """Restore ``core_cls`` from ``journal``'s newest intact snapshot and replay the rest.
 
-    A torn last record is dropped from the file (left in place when the journal is
-    read-only).  A loss accepted knowingly (the journal opened with ``accept_loss``) cuts
-    the journal back to its last intact record, and is logged.
+    With ``history_dir`` (where the journal's hand histories are written), histories of
+    hands past the journal's end are a loss (:mod:`pi_app.service.journal_hands`).  Only
+    then is the journal written: a torn last record is dropped from the file (left in
+    place when the journal is read-only); a loss accepted knowingly (the journal opened
+    with ``accept_loss``) cuts the journal back to its last intact record, and is logged.
 
     Raises:
         JournalLossError, JournalNewerError, JournalCorruptError: see
-            :meth:`pi_app.service.journal.Journal.scan`.
+            :meth:`pi_app.service.journal.Journal.scan`; JournalLossError too for hand
+            histories past the journal (nothing was written).
         JournalUnavailable: the torn record could not be deleted (disk read-only/full).
     """
     scan = journal.scan()
-    if scan.loss is not None and not journal.readonly:
-        journal.accept(scan.loss)
-    elif scan.loss is not None:
-        log.warning("%s: %s", journal.path, scan.loss.text)
-    if scan.torn is not None and not journal.readonly:
-        journal.drop_torn(scan.torn)
-    for seq in scan.bad_snapshots:
-        log.warning("%s: snapshot %d failed its checksum; using an older one", journal.path, seq)
     core = core_cls.restore(scan.snapshot)
     redo: list[Effect] = []
     rejected = 0
@@ -96,6 +93,17 @@ def recover(journal: Journal, core_cls: Any) -> Recovered:
         if err is not None:
             rejected += 1
         redo.extend(e for e in effects if isinstance(e, HandHistory))
+    if history_dir is not None:
+        check_histories(core, history_dir, journal.path, accept_loss=journal.accept_loss,
+                        move=not journal.readonly)
+    if scan.loss is not None and not journal.readonly:
+        journal.accept(scan.loss)
+    elif scan.loss is not None:
+        log.warning("%s: %s", journal.path, scan.loss.text)
+    if scan.torn is not None and not journal.readonly:
+        journal.drop_torn(scan.torn)
+    for seq in scan.bad_snapshots:
+        log.warning("%s: snapshot %d failed its checksum; using an older one", journal.path, seq)
     return Recovered(core=core, last_seq=scan.last_seq, last_t=journal.last_t,
                      snapshot_seq=scan.snapshot_seq, replayed=len(scan.events),
                      rejected=rejected, torn=scan.torn, bad_snapshots=scan.bad_snapshots,

@@ -31,6 +31,7 @@ from pi_app.service.clock_source import ClockSource, RealClock, continue_after
 from pi_app.service.core_identity import check_core, core_name
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal
+from pi_app.service.journal_hands import check_histories
 from pi_app.service.loop import ServiceLoop
 from pi_app.service.notify import Notifier
 from pi_app.service.recovery import Recovered, recover
@@ -111,6 +112,17 @@ def warn_if_structure_changed(core: Any) -> str | None:
     return text
 
 
+def _precheck(core_class: type[Any], path: Path,
+              accept_loss: bool) -> Callable[[Journal], object]:
+    """What must refuse a journal before it is opened for writing: another core, and
+    hand histories past it (the read-only journal is recovered; a loss accepted knowingly
+    is handled by the writable recovery)."""
+    def check(ro: Journal) -> object:
+        check_core(ro.meta, core_class, path)
+        return ro.scan() if accept_loss else recover(ro, core_class, history_dir_for(path))
+    return check
+
+
 def history_dir_for(journal_path: str | Path) -> Path:
     """``<dir>/<journal stem>-hands``: where a journal's hand histories are written."""
     p = Path(journal_path)
@@ -157,10 +169,11 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
         if not resume:
             raise JournalExistsError(f"{path}: a journal already exists; resume it or choose "
                                      "another journal file")
-        journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss)
+        journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss,
+                               precheck=_precheck(core_class, path, accept_loss))
         try:
             check_core(journal.meta, core_class, path)
-            recovered = recover(journal, core_class)
+            recovered = recover(journal, core_class, history_dir_for(path))
         except BaseException:
             journal.close()
             raise
@@ -171,6 +184,7 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
                  f"; dropped torn record {recovered.torn.seq}" if recovered.torn else "")
     else:
         core = core_factory() if core_factory else core_class.from_config(config)
+        check_histories(core, history_dir_for(path), path, accept_loss=accept_loss, move=True)
         meta = {"core": core_name(type(core))}
         if config is not None:
             meta["table"] = config.name
