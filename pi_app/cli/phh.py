@@ -33,15 +33,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     r.set_defaults(func=handle_replay)
 
 
-def handle_replay(args: argparse.Namespace) -> int:
-    # read every PHH file first: bad input -> exit 2; other files (a shell glob picking up
-    # SOURCE.md) are reported as skipped, not read
-    for f in args.files:
+def check_phh_files(files: list[str]) -> None:
+    """Refuse a folder among ``files``, or files of which none is a PHH file (other files,
+    a shell glob picking up SOURCE.md, are reported as skipped, not read).
+
+    Raises:
+        PhhFileError: naming the first such file; nothing was replayed.
+    """
+    for f in files:
         if os.path.isdir(f):
             raise PhhFileError(f"{f}: cannot read: Is a directory (give .phh or .phhs "
                                f"files, e.g. {os.path.join(f, '*.phh')})")
-    if not any(is_phh_name(f) for f in args.files):
-        raise PhhFileError(f"{args.files[0]}: {NOT_PHH}; nothing to replay")
+    if not any(is_phh_name(f) for f in files):
+        raise PhhFileError(f"{files[0]}: {NOT_PHH}; nothing to replay")
+
+
+def handle_replay(args: argparse.Namespace) -> int:
+    # read every PHH file first: bad input -> exit 2
+    check_phh_files(args.files)
     loaded = [(f, load(f) if is_phh_name(f) else None) for f in args.files]
     counts = {OK: 0, MISMATCH: 0, SKIPPED: 0}
     for path, hands in loaded:

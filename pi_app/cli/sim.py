@@ -82,7 +82,10 @@ def _handler(args: argparse.Namespace) -> int:
             print(json.dumps(run_demo(name, screenshots=shots, seed=args.seed).to_dict()))
         return 0
     if args.phh:
+        from pi_app.cli.phh import check_phh_files
         from pi_app.sim.phh_sim import run_phh_files
+
+        check_phh_files(args.phh)
 
         return run_phh_files(args.phh, screenshots=args.screenshots, as_json=True)
     from pi_app.sim.simulator import SimOptions, run_sim
