@@ -159,7 +159,9 @@ def run_daemon(config: Any, *, start_console: Callable[[Any, Any], Any] | None =
     consoles: list[Any] = []
 
     def on_ready(service: Any) -> None:
-        wanted = config.table_settings() if hasattr(config, "table_settings") else None
+        # with the structure unreadable, the config's settings (its profile) are a guess
+        known = hasattr(config, "table_settings") and not getattr(config, "structure_problem", "")
+        wanted = config.table_settings() if known else None
         _after_restart(service, wanted)
         if getattr(config, "console", None) is not None and start_console is not None:
             consoles.append(start_console(config, service))
