@@ -261,10 +261,20 @@ def remove(core: TableCore, args: dict[str, Any], t: float) -> Result:
 
 
 def eliminate(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    """A player is out (between hands); ``by``: the seat credited with the knockout."""
     seat = _seat(core, args)
-    name = _name_of(core, seat)
-    effects = core._command(DealerCommand(t=t, command="eliminate", args={"seat": seat}))
-    return effects, f"seat {seat} {name} eliminated"
+    name, chips = _name_of(core, seat), core.tournament.stacks()[seat]
+    cmd = {"seat": seat}
+    by_words = ""
+    if args.get("by") is not None:
+        by = _seat(core, {"seat": args["by"]})
+        if by == seat:
+            raise ConsoleCommandError(f"seat {seat} cannot knock themselves out")
+        cmd["by"] = by
+        by_words = f", knocked out by seat {by} {_name_of(core, by)}"
+    effects = core._command(DealerCommand(t=t, command="eliminate", args=cmd))
+    out = f"; {chips} chips out of play" if chips else ""
+    return effects, f"seat {seat} {name} eliminated{by_words}{out}"
 
 
 def undo_elimination(core: TableCore, args: dict[str, Any], t: float) -> Result:

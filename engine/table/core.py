@@ -563,7 +563,9 @@ class TableCore:
             if c == "eliminate":
                 if self.in_hand:
                     raise TableStateError("finish the hand first")
-                return self._clock_effects(tour.eliminate(t, int(a["seat"])))
+                by = a.get("by")
+                return self._clock_effects(tour.eliminate(
+                    t, int(a["seat"]), None if by is None else int(by)))
             if c == "undo_elimination":
                 if self.in_hand:
                     raise TableStateError("finish the hand first")

@@ -157,7 +157,10 @@ class Tournament:
 
     # ------------------------------------------------------------------ registration
     def registration_open(self) -> bool:
-        """True while a new entry may join (before the start, or during late registration)."""
+        """True while a new entry may join (before the start, or during late registration;
+        never once the tournament is over)."""
+        if self.finished:
+            return False
         if self.structure.qualifiers is not None:
             return not self.clock.started or self.round_over
         if not self.clock.started:
@@ -433,12 +436,19 @@ class Tournament:
                    else a for a in out]
         return out
 
-    def eliminate(self, now: float, seat: int) -> list[ClockAlert]:
-        """Operator: the player in ``seat`` is out now; any chips they had leave play."""
+    def eliminate(self, now: float, seat: int, by: int | None = None) -> list[ClockAlert]:
+        """Operator: the player in ``seat`` is out now; any chips they had leave play.
+        ``by``: the seat of the player who knocked them out, credited with the knockout
+        (results, league points); raises InvalidInputError for their own or an empty seat."""
         if self.current is not None:
             raise ClockError("finish the hand first")
         e = self._by_seat(seat)
-        return self._eliminate(now, e) + self._check_round_end(now)
+        winner = None
+        if by is not None:
+            if by == seat:
+                raise InvalidInputError(f"seat {seat} cannot knock themselves out")
+            winner = self._by_seat(by)
+        return self._eliminate(now, e, by=winner) + self._check_round_end(now)
 
     def undo_elimination(self, now: float, entry_id: int | None = None, *,
                          chips: int | None = None) -> Entrant:

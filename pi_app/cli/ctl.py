@@ -56,7 +56,9 @@ VERBS: dict[str, tuple[str, Any, Any, str]] = {
     "back": ("back", _seat, lambda a: {"seat": a.seat}, "a player is back"),
     "remove": ("remove", lambda p: (_seat(p), p.add_argument("reason")),
                lambda a: {"seat": a.seat, "reason": a.reason}, "remove a player"),
-    "eliminate": ("eliminate", _seat, lambda a: {"seat": a.seat}, "a player is out"),
+    "eliminate": ("eliminate", lambda p: (_seat(p), p.add_argument(
+        "--by", type=int, help="the seat of the player who knocked them out")),
+        lambda a: {"seat": a.seat, "by": a.by}, "a player is out"),
     "undo-elimination": ("undo-elimination", None, None, "undo the last elimination"),
     "bet": ("bet", lambda p: (_seat(p), p.add_argument("amount", type=int)),
             lambda a: {"seat": a.seat, "amount": a.amount},

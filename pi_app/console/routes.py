@@ -31,7 +31,7 @@ COMMAND_PATHS: dict[str, tuple[str, dict[str, tuple[tuple[type, ...], bool]]]] =
     "away": ("away", {"seat": (_INT, True)}),
     "back": ("back", {"seat": (_INT, True)}),
     "remove": ("remove", {"seat": (_INT, True), "reason": (_STR, True)}),
-    "eliminate": ("eliminate", {"seat": (_INT, True)}),
+    "eliminate": ("eliminate", {"seat": (_INT, True), "by": (_INT, False)}),
     "undo-elimination": ("undo_elimination", {}),
     "bet": ("bet", {"seat": (_INT, True), "amount": (_INT, True)}),
     "all-in": ("all_in", {"seat": (_INT, True)}),

@@ -149,16 +149,24 @@ def second_half(table: Table, script: dict[str, Any], dealer: str) -> dict[str, 
 
 def finish(table: Table) -> dict[str, Any]:
     """Step 6: players out one by one (the shortest stack first) until one is left; the
-    results exported as CSV and JSON."""
+    results exported as CSV and JSON.  Each is knocked out by the biggest stack: the
+    knockouts are in the results; late registration is closed once it is over."""
+    knocked = 0
     while True:
         status = ctl_json(table, "status")
         ins = sorted((p for p in status["players"] if p["status"] == "in"),
                      key=lambda p: (p["chips"], p["seat"]))
         if len(ins) < 2:
             break
-        ctl_ok(table, "eliminate", str(ins[0]["seat"]))
+        out = ctl_ok(table, "eliminate", str(ins[0]["seat"]), "--by", str(ins[-1]["seat"]))
+        assert f"knocked out by seat {ins[-1]['seat']}" in out
+        knocked += 1
     results = ctl_json(table, "results")
     assert results["finished"] is True
+    assert sum(r["knockouts"] for r in results["results"]) == knocked
+    clock = ctl_json(table, "status")["screen"]["clock"]
+    assert clock["late_registration_open"] is False
+    assert not any("Late registration" in n for n in clock["notices"])
     csv_text = ctl_ok(table, "results", "--csv")
     (table.folder / "results.csv").write_text(csv_text)
     lines = csv_text.strip().splitlines()

@@ -157,6 +157,43 @@ def test_stack_correction_remove_eliminate_and_undo():
     assert "finish the hand first" in n.refused("stack", seat=seats[0], chips=5, reason="x")
 
 
+def test_an_elimination_from_the_console_credits_the_knockout_and_undo_takes_it_back():
+    from engine.tournament.results import results
+
+    n = Night()
+    a, b, c, _ = n.seated()
+    n.ok("start")
+    assert "cannot knock themselves out" in n.refused("eliminate", seat=a, by=a)
+    assert "no player in seat" in n.refused("eliminate", seat=a, by=9 if 9 not in (a, b, c)
+                                            else 7)
+    detail = n.ok("eliminate", seat=a, by=b)
+    assert f"knocked out by seat {b}" in detail and "chips out of play" in detail
+    rows = {r["seat"]: r for r in results(n.core.tournament)}
+    assert rows[b]["knockouts"] == 1 and rows[a]["status"] == "out"
+    n.ok("undo_elimination")
+    assert {r["seat"]: r for r in results(n.core.tournament)}[b]["knockouts"] == 0
+    n.ok("eliminate", seat=a)  # nobody named: no knockout
+    assert all(r["knockouts"] == 0 for r in results(n.core.tournament))
+
+
+def test_late_registration_is_closed_once_the_tournament_is_over():
+    n = Night()
+    a, b, c, d = n.seated()
+    n.ok("start")
+    assert late_entry_preview(n.core)["open"]
+    for seat in (a, b, c):
+        n.ok("eliminate", seat=seat, by=d)
+    tour = n.core.tournament
+    assert tour.finished and not tour.registration_open()
+    assert not late_entry_preview(n.core)["open"]
+    clock = n.core.screen_state().clock
+    assert not clock.late_registration_open
+    assert not any("Late registration" in x for x in clock.notices)
+    assert "registration" in n.refused("late_entry", name="Hal").lower()
+    n.ok("undo_elimination")  # the last bust undone: the night goes on, entries again
+    assert late_entry_preview(n.core)["open"]
+
+
 def test_award_by_hand_needs_the_shoe_offline_or_keyed_cards():
     n = Night()
     seats = n.seated(NAMES[:3])

@@ -194,6 +194,15 @@
       $("away-go").hidden = p.status !== "in";
       $("back-go").hidden = p.status !== "away";
       $("elim-go").hidden = !["in", "away"].includes(p.status);
+      $("elim-by-box").hidden = $("elim-go").hidden;
+      const others = seated.filter((x) => x.seat !== p.seat && ["in", "away"].includes(x.status))
+        .map((x) => [x.seat, x.name]);
+      changed("elim-by", [p.seat, others], ([, opts]) => {
+        const keep = $("elim-by").value;
+        fill("elim-by", el("option", {value: ""}, "no one named"),
+          opts.map(([s, n]) => el("option", {value: s}, `seat ${s}: ${n}`)));
+        $("elim-by").value = opts.some(([s]) => String(s) === keep) ? keep : "";
+      });
     }
   }
 
@@ -323,7 +332,11 @@
     onClick("player-close", () => selectPlayer(null));
     onClick("away-go", () => command("/api/away", {seat: selectedSeat}));
     onClick("back-go", () => command("/api/back", {seat: selectedSeat}));
-    guarded("elim-go", () => command("/api/eliminate", {seat: selectedSeat}));
+    guarded("elim-go", () => {
+      const by = $("elim-by").value;
+      command("/api/eliminate", by ? {seat: selectedSeat, by: Number(by)} : {seat: selectedSeat},
+        () => { $("elim-by").value = ""; });
+    });
     onSubmit("stack-form", () => command("/api/stack", {seat: selectedSeat, chips: int("stack-chips"),
       reason: $("stack-reason").value.trim()}, () => { $("stack-reason").value = ""; }));
     onSubmit("remove-form", () => {
