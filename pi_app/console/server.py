@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.errors import DeviceError
 from engine.events import ConsoleCommand, Event
+from pi_app.console.lan import reachable_host
 from pi_app.console.push import Client, Pusher
 from pi_app.console.season import SeasonOverlay
 from pi_app.console.state import public_state
@@ -93,11 +94,10 @@ class ConsoleServer:
 
     def pairing_url(self, code: str, host: str | None = None) -> str:
         """``http://HOST:PORT/console#pair=CODE``: ``host`` as the phone reaches the
-        console (default: the listen address; for a wildcard one, this machine's name)."""
+        console (default: the listen address; for a wildcard one, this machine's LAN
+        address: :func:`pi_app.console.lan.reachable_host`)."""
         if host is None:
-            host = self.host
-            if host in ("0.0.0.0", "::", ""):
-                host = socket.gethostname()
+            host = reachable_host(self.host)
             host = f"[{host}]:{self.port}" if ":" in host else f"{host}:{self.port}"
         return f"http://{host}/console#pair={code}"
 

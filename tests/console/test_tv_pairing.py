@@ -29,13 +29,31 @@ def test_tv_shows_the_open_pairing_code_and_its_address(tmp_path):
         server.gate.tokens.close()
 
 
-def test_wildcard_listen_gives_the_machine_name(tmp_path):
-    import socket
+def test_wildcard_listen_gives_an_address_of_this_machine_a_phone_can_reach(tmp_path):
+    import ipaddress
+
+    from pi_app.console.lan import interface_addresses
 
     server = ConsoleServer(_Loop(), host="0.0.0.0", port=9000, state_dir=tmp_path)
     try:
-        assert server.pairing_url("ABC234") == \
-            f"http://{socket.gethostname()}:9000/console#pair=ABC234"
+        url = server.pairing_url("ABC234")
+        host = url.removeprefix("http://").split("/")[0].rsplit(":", 1)[0].strip("[]")
+        own = interface_addresses()
+        assert host in own  # one of this machine's own interfaces, never a name
+        if any(not ipaddress.ip_address(a).is_loopback
+               and not ipaddress.ip_address(a).is_link_local for a in own):
+            assert not ipaddress.ip_address(host).is_loopback
+        assert url.endswith(":9000/console#pair=ABC234")
         assert server.pairing_url("ABC234", "table.local:9000").startswith("http://table.local:9000/")
     finally:
         server.gate.tokens.close()
+
+
+def test_the_lan_address_is_chosen_private_ipv4_first():
+    from pi_app.console.lan import choose_lan_address
+
+    # documentation and private ranges, as strings only: nothing is contacted
+    assert choose_lan_address(["127.0.0.1", "169.254.3.4", "fe80::1", "fd00::2",
+                               "10.1.2.3", "192.168.1.20"]) == "10.1.2.3"
+    assert choose_lan_address(["::1", "fd00::2", "127.0.0.1"]) == "fd00::2"
+    assert choose_lan_address(["127.0.0.1", "::1", "fe80::1", "not an address"]) is None
