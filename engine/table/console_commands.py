@@ -510,6 +510,21 @@ def end_tournament(core: TableCore, args: dict[str, Any], t: float) -> Result:
         f"tournament ended after {tour.hands_played} hands; {len(tour.active())} still in"
 
 
+def _token_record(action: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
+    """A console token issued or revoked (the token store holds the token; the journal
+    and the audit hold who did it and when): ``{"id": ..., "role": ...}``."""
+    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+        token_id = _text(args, "id")
+        role = args.get("role")
+        if role not in ("director", "dealer"):
+            raise ConsoleCommandError("role must be director or dealer")
+        extra = set(args) - {"id", "role"}
+        if extra:
+            raise ConsoleCommandError(f"unknown argument {sorted(extra)[0][:20]!r}")
+        return [], f"{role} token {token_id} {action}"
+    return run
+
+
 DEALER = ("dealer",)
 COMMANDS: dict[str, Spec] = {
     "register": Spec(register), "seat_draw": Spec(seat_draw), "start": Spec(start),
@@ -529,4 +544,8 @@ COMMANDS: dict[str, Spec] = {
     "override_ruling": Spec(_ruling("override_ruling"), DEALER),
     "next_hand": Spec(next_hand, DEALER), "card": Spec(card, DEALER, secret=("card",)),
     "undo": Spec(undo, DEALER), "end_tournament": Spec(end_tournament),
+    "token_issued": Spec(_token_record("issued")),
+    "token_revoked": Spec(_token_record("revoked")),
 }
+#: commands the console sends itself (no path of their own under /api/)
+RECORDS = ("token_issued", "token_revoked")

@@ -118,7 +118,9 @@ class Gate:
                                                    "instruction": ruling.instruction,
                                                    "status": ruling.status},
             "color_up_pending": console.color_up_pending,
-            "shoe_online": "shoe" not in core.offline, "away": sorted(console.away),
+            "shoe_online": "shoe" not in core.offline,
+            "keyed_hand": bool(hand is not None and console.keyed_hand == core.hand_number),
+            "away": sorted(console.away),
             "in_hand": core.in_hand,
         }
         return {role: {**public, "role": role, "console": extra}

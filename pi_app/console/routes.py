@@ -197,7 +197,18 @@ class Api:
         if not pairing.try_code(body["code"]):
             return _error(401, "wrong or expired pairing code")
         token, info = self.gate.tokens.mint("director", PAIRED_TTL)
-        return JSONResponse(_token_doc(token, info))
+        refused = await self._record_issued(info, info)
+        return refused or JSONResponse(_token_doc(token, info))
+
+    async def _record_issued(self, info: TokenInfo, who: TokenInfo) -> Any:
+        """Journal a token just issued (the audit shows it); if the table cannot, the
+        token is revoked again and the refusal is the answer (nothing changed)."""
+        v = await self.gate.submit("token_issued", {"id": info.id, "role": info.role}, who,
+                                   None)
+        if v.status == 200:
+            return None
+        self.gate.tokens.revoke(info.id)
+        return _error(v.status, v.reason or v.verdict)
 
     async def open_pairing(self, request: Any) -> Any:
         from starlette.responses import JSONResponse
@@ -223,27 +234,31 @@ class Api:
         try:
             body = check_fields({"role": (_STR, True), "ttl_seconds": (_INT, False)},
                                 await self.body(request))
-            self._director(request)
+            who = self._director(request)
             token, info = self.gate.tokens.mint(body["role"], body.get("ttl_seconds",
                                                                        PAIRED_TTL))
         except Refused as r:
             return _error(r.status, r.message)
         except TokenError as exc:
             return _error(400, str(exc))
-        return JSONResponse(_token_doc(token, info))
+        refused = await self._record_issued(info, who)
+        return refused or JSONResponse(_token_doc(token, info))
 
     async def revoke(self, request: Any) -> Any:
         from starlette.responses import JSONResponse
 
         try:
             body = check_fields({"id": (_STR, True)}, await self.body(request))
-            self._director(request)
-            info = self.gate.tokens.revoke(body["id"])
+            who = self._director(request)
+            info = self.gate.tokens.revoke(body["id"])  # at once: the journal comes after
         except Refused as r:
             return _error(r.status, r.message)
         except TokenError as exc:
             return _error(409, str(exc))
-        return JSONResponse({"ok": True, "id": info.id, "revoked": True})
+        v = await self.gate.submit("token_revoked", {"id": info.id, "role": info.role}, who,
+                                   None)
+        return JSONResponse({"ok": True, "id": info.id, "revoked": True, "seq": v.seq,
+                             "detail": v.detail or v.reason})
 
     # --- reads --------------------------------------------------------------------------
     def _doc(self, role: str) -> dict[str, Any]:

@@ -249,7 +249,9 @@
       setText("ruling-status", ruling.status || "");
     }
     $("card-form").hidden = !c.in_hand;
-    $("award-form").hidden = role !== "director" || c.shoe_online !== false || !c.in_hand;
+    // a pot is awarded by hand when the shoe is offline or the hand's cards were keyed in
+    $("award-form").hidden = role !== "director" || !c.in_hand ||
+      (c.shoe_online !== false && !c.keyed_hand);
     $("keyed").hidden = $("card-form").hidden && $("award-form").hidden;
   }
 
