@@ -29,7 +29,7 @@ audit, the request ids seen) and the dispatch.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.effects import Effect, LogLine
 from engine.errors import PokerTableError
@@ -46,11 +46,13 @@ from engine.table.console_base import (
 )
 from engine.table.console_commands import COMMANDS, Spec, fold_away
 
-TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
-
 __all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
            "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
            "check_name", "precheck", "role_may"]
+
+if TYPE_CHECKING:
+    from engine.table.core import TableCore  # typing only: core imports this module
+
 
 def role_may(role: str, command: str) -> bool:
     """Whether ``role`` may send ``command`` (a director may send every command)."""

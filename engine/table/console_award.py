@@ -11,13 +11,14 @@ No hand history is written for a hand whose cards are not known.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.betting.pots import build_pots
 from engine.effects import Effect, Notice
 from engine.table.console_base import ConsoleRefused
 
-TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
+if TYPE_CHECKING:
+    from engine.table.core import TableCore  # typing only: core imports this module
 
 
 def award_by_hand(core: TableCore, winners: list[int], t: float) -> tuple[list[Effect], str]:

@@ -14,19 +14,20 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import parse_cards
 from engine.effects import Alert, Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
 from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check_name
 
-TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
-
 Result = tuple[list[Effect], str]
 MAX_REASON = 200
 DECLARED = ("boxed_card", "wrong_seat", "seat_skipped", "button_out_of_position",
             "exposed_card")
+
+if TYPE_CHECKING:
+    from engine.table.core import TableCore  # typing only: core imports this module
 
 
 @dataclass(frozen=True)
@@ -307,7 +308,10 @@ def bet(core: TableCore, args: dict[str, Any], t: float) -> Result:
 
 def all_in(core: TableCore, args: dict[str, Any], t: float) -> Result:
     seat = _actor(core, args)
-    legal = core.hand.legal_actions()
+    hand = core.hand
+    if hand is None:  # pragma: no cover - _actor found the hand
+        raise ConsoleRefused("no hand is being played")
+    legal = hand.legal_actions()
     if legal.max_raise_to is not None:
         amount = legal.max_raise_to
         effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_raise",

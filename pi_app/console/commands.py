@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.events import ConsoleCommand, Event
+from engine.table.core import TableCore
 from pi_app.console.auth import Pairing, TokenInfo, TokenStore
 
 ANSWER_TIMEOUT = 10.0  #: seconds a request waits for the loop
@@ -96,7 +97,7 @@ class Gate:
         aloop.call_soon_threadsafe(_settle, fut, answer)
 
     # --- documents (loop thread) --------------------------------------------------------
-    def role_documents(self, core: Any, public: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    def role_documents(self, core: TableCore, public: dict[str, Any]) -> dict[str, dict[str, Any]]:
         """``{"director": doc, "dealer": doc}``: the public document plus ``console``."""
         from engine.table.console_commands import late_entry_preview
 

@@ -16,6 +16,7 @@ import enum
 from typing import Any
 
 from engine.cards import Card
+from engine.table.core import TableCore
 
 
 def jsonable(value: Any) -> Any:
@@ -33,7 +34,7 @@ def jsonable(value: Any) -> Any:
     return value
 
 
-def clock_summary(core: Any) -> dict[str, Any]:
+def clock_summary(core: TableCore) -> dict[str, Any]:
     """``{"level": N, "remaining_seconds": S, "running": bool, "started": bool,
     "small_blind", "big_blind", "ante", "is_break"}`` (S: whole seconds, or None on a
     level counted in hands)."""
@@ -48,7 +49,7 @@ def clock_summary(core: Any) -> dict[str, Any]:
             "big_blind": view.big_blind, "ante": view.ante, "is_break": view.is_break}
 
 
-def players(core: Any) -> list[dict[str, Any]]:
+def players(core: TableCore) -> list[dict[str, Any]]:
     """Registered players: seated entries of the round (``name``, ``seat``, ``chips``,
     ``status`` in/out/away, ``place``), then those waiting for the seat draw."""
     from engine.tournament.results import results
@@ -67,7 +68,7 @@ def players(core: Any) -> list[dict[str, Any]]:
     return out
 
 
-def public_state(core: Any) -> dict[str, Any]:
+def public_state(core: TableCore) -> dict[str, Any]:
     """The public document (``"type": "state"``); see docs/design/console.md."""
     from engine.tournament.results import results
 
