@@ -1,7 +1,8 @@
 """The service loop: one queue, one loop, the only writer of the table's state.
 
 Per event (:meth:`ServiceLoop.handle`): journal it (durably), apply it to the pure core,
-render the views that changed, carry out the effects, and take a snapshot every N events.
+carry out the effects, take a snapshot every N events, tell the observers (the console's
+answer and push), then render the views that changed.
 Adapters (threads) only :meth:`ServiceLoop.put` events; the loop never waits on a device.
 Periodic :class:`~engine.events.ClockTick` events are made by the loop itself on a fixed
 grid of ``tick_interval`` seconds of the injected clock (``k * tick_interval``), so a run
@@ -106,6 +107,7 @@ class ServiceLoop:
         self.observers: list[Callable[[Event, str, str | None], Any]] = []
         #: ``overlay(screen) -> screen`` for the TV only (the console's pairing panel)
         self.tv_overlays: list[Callable[[ScreenState], ScreenState]] = []
+        self._render_due = False  # an applied event's views, drawn after the observers
         start = journal.last_t if journal.last_t is not None else clock.now()
         self._tick_k = math.floor(start / self.tick_interval) + 1
         self.tick_journal_every = float(tick_journal_every)
@@ -143,26 +145,33 @@ class ServiceLoop:
 
         An event the core can check beforehand (``core.precheck(event)`` returns a one-line
         reason, e.g. a console command that does not fit the table now) is refused without
-        being journaled.  Every observer hears the verdict."""
+        being journaled.  Every observer hears the verdict before the views of an applied
+        event are drawn: a console's answer and push never wait for a full TV redraw."""
+        self._render_due = False
         verdict, reason = self._handle(event)
         for observer in self.observers:
             try:
                 observer(event, verdict, reason)
             except Exception:  # noqa: BLE001 - an observer never stops the loop
                 log.exception("loop observer failed")
+        if self._render_due:
+            self._render_due = False
+            self.render()
         return verdict
 
     def _handle(self, event: Event) -> tuple[str, str | None]:
+        last_t = max((x for x in (self.journal.last_t, self._applied_t) if x is not None),
+                     default=None)
+        if last_t is not None and event.t < last_t:
+            # journal time never goes back (an event stamped by another thread just before
+            # a clock tick the loop applied first): also before the precheck sees it
+            event = dataclasses.replace(event, t=last_t)
         precheck = getattr(self.core, "precheck", None)
         if precheck is not None:
             refusal = precheck(event)
             if refusal is not None:
                 self.counts[REFUSED] += 1
                 return REFUSED, refusal
-        last_t = max((x for x in (self.journal.last_t, self._applied_t) if x is not None),
-                     default=None)
-        if last_t is not None and event.t < last_t:
-            event = dataclasses.replace(event, t=last_t)  # journal time never goes back
         if isinstance(event, ClockTick) and self.journal_error is None \
                 and not self._journal_tick(event):
             return self._apply_unjournaled(event), None
@@ -197,7 +206,7 @@ class ServiceLoop:
             if not isinstance(err, ValueError):
                 log.error("core raised %s on %s", type(err).__name__, event.TYPE,
                           exc_info=err)
-        self.render()
+        self._render_due = True  # drawn by handle(), after the observers
         self.effects.run(effects)
         if self.effects.disk_errors:
             exc = self.effects.disk_errors[-1]
@@ -231,7 +240,7 @@ class ServiceLoop:
         self._applied_t = tick.t
         if err is not None:  # pragma: no cover - a tick is never refused
             log.error("core raised %s on a clock tick", type(err).__name__, exc_info=err)
-        self.render()
+        self._render_due = True
         self.effects.run(effects)
         self.counts["unjournaled_ticks"] += 1
         return APPLIED
