@@ -21,6 +21,7 @@ from engine.table.core import TableCore
 from pi_app.console.auth import Pairing, TokenInfo, TokenStore
 
 ANSWER_TIMEOUT = 10.0  #: seconds a request waits for the loop
+ROLE_DOCS = ("director", "dealer")  #: the roles with a document of their own
 STATUS = {"bad_request": 400, "forbidden": 403, "refused": 409}
 
 
@@ -97,8 +98,9 @@ class Gate:
         aloop.call_soon_threadsafe(_settle, fut, answer)
 
     # --- documents (loop thread) --------------------------------------------------------
-    def role_documents(self, core: TableCore, public: dict[str, Any]) -> dict[str, dict[str, Any]]:
-        """``{"director": doc, "dealer": doc}``: the public document plus ``console``."""
+    def console_part(self, core: TableCore) -> dict[str, Any]:
+        """The ``console`` object of the role documents (the same for every role; on the
+        loop's thread)."""
         from engine.table.console_commands import late_entry_preview
 
         console = core.console
@@ -123,9 +125,9 @@ class Gate:
             "keyed_hand": bool(hand is not None and console.keyed_hand == core.hand_number),
             "away": sorted(console.away),
             "in_hand": core.in_hand,
+            "rounds": core.tournament.structure.qualifiers is not None,
         }
-        return {role: {**public, "role": role, "console": extra}
-                for role in ("director", "dealer")}
+        return extra
 
 
 def _settle(fut: asyncio.Future[Verdict], answer: Verdict) -> None:

@@ -1,8 +1,8 @@
 """The WebSocket push: every connected page gets the state document when it changes.
 
-The service loop's thread calls :meth:`Pusher.publish` (thread-safe) with the new public
-document; the documents go out on the console's own asyncio loop.  A page that sent a
-valid token as its first message also gets the role document of its role.  Slow pages
+The service loop's thread calls :meth:`Pusher.publish` (thread-safe) with the new
+documents, serialised once; they go out on the console's own asyncio loop.  A page that
+sent a valid token as its first message also gets the role document of its role.  Slow pages
 never hold up the others: each client has a one-slot mailbox that keeps only the newest
 document (a page needs the state now, not every state in between).
 """
@@ -10,7 +10,6 @@ document (a page needs the state now, not every state in between).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,11 +42,9 @@ class Pusher:
         """The asyncio loop the clients live on (the console's thread)."""
         self.aloop = aloop
 
-    def publish(self, docs: dict[str, dict[str, Any]]) -> None:
-        """From any thread: ``{"public": doc, "director": doc, ...}``; only documents
-        that changed are sent."""
-        texts = {role: json.dumps(doc, separators=(",", ":"), sort_keys=True)
-                 for role, doc in docs.items()}
+    def publish(self, texts: dict[str, str]) -> None:
+        """From any thread: ``{"public": JSON text, "director": ..., ...}``; only the
+        documents that changed are sent, the same text to every page of a role."""
         changed = {r: t for r, t in texts.items() if self.latest.get(r) != t}
         if not changed:
             return

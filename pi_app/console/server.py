@@ -26,6 +26,7 @@ from typing import Any
 
 from engine.errors import DeviceError
 from engine.events import ConsoleCommand, Event
+from pi_app.console.commands import ROLE_DOCS
 from pi_app.console.lan import reachable_host
 from pi_app.console.push import Client, Pusher
 from pi_app.console.season import SeasonOverlay
@@ -36,6 +37,10 @@ log = logging.getLogger("pokertable.console")
 
 STATIC_DIR = Path(__file__).with_name("static")
 MAX_WS_MESSAGE = 4096  #: bytes: the first (token) message of a page
+
+
+def _dumps(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, separators=(",", ":"))
 
 
 class ConsoleUnavailable(DeviceError):
@@ -80,17 +85,25 @@ class ConsoleServer:
             detail = self.loop.core.console.audit[-1]["detail"]
             folder = archive_and_renew(self.service, self.config, event.args.get("structure"))
             detail += f"; archived in {folder.relative_to(self.state_dir)}; a new one is set up"
-        self.pusher.publish(self.documents())  # first: an answered page reads the new state
+        self.pusher.publish(self.document_texts())  # first: an answered page reads it
         if self.gate is not None and event is not None:
             self.gate.resolve(event, verdict, reason, detail)
 
-    def documents(self) -> dict[str, dict[str, Any]]:
-        """``{"public": ..., "director": ..., "dealer": ...}`` built from the core now."""
+    def document_texts(self) -> dict[str, str]:
+        """``{"public": ..., "director": ..., "dealer": ...}`` built from the core now, as
+        JSON text (shapes in docs/design/console.md).  Each part is serialised once for
+        every role and every page: the public part, and the console part the role
+        documents share."""
         core = self.loop.core
-        docs = {"public": public_state(core)}
+        public = public_state(core)
+        del public["role"]
+        shared = _dumps(public)[1:-1]
+        texts = {"public": '{"role":"public",' + shared + "}"}
         if self.gate is not None:
-            docs.update(self.gate.role_documents(core, docs["public"]))
-        return docs
+            console = _dumps(self.gate.console_part(core))
+            for role in ROLE_DOCS:
+                texts[role] = f'{{"role":"{role}","console":{console},{shared}}}'
+        return texts
 
     def pairing_url(self, code: str, host: str | None = None) -> str:
         """``http://HOST:PORT/console#pair=CODE``: ``host`` as the phone reaches the
