@@ -248,6 +248,7 @@ def test_the_minis_qualifiers_and_final_from_the_night_tab(mini):
     for n, names in enumerate(qualifiers, 1):
         d.seat(names, start="")
         p.tab("night")
+        p.wait(lambda: p.visible("rounds"), "the mini's rounds are not offered")
         assert f"round {n} started with 2 players" in d.tap("round-go")
         assert d.journaled("start_round") == {}
         p.tab("players")

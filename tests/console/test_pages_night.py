@@ -251,18 +251,24 @@ def override_ruling(night: Night, cards: list[str], note: str) -> list[str]:
 
 def end_of_night(night: Night, downloads: Path) -> None:
     d, p = night.director, night.public
+    knockouts = 0
     while True:
         ins = [r for r in d.rows("players") if r[3] == "in"]
         if len(ins) < 2:
             break
         shortest = min(ins, key=lambda r: (int(r[2].replace(",", "")), int(r[0])))
+        biggest = max(ins, key=lambda r: (int(r[2].replace(",", "")), -int(r[0])))
         select(d, int(shortest[0]))
-        d.act("elim-go", taps=2)
+        Select(d.find("elim-by")).select_by_value(biggest[0])  # who knocked them out
+        assert f"knocked out by seat {biggest[0]}" in d.act("elim-go", taps=2)
+        knockouts += 1
         d.wait(lambda s=shortest: player_row(d, s[1])[3] != "in", "the bust is not shown")
     d.tab("night")
     d.wait(lambda: all(r[0] != "in" for r in d.rows("results")), "every place decided")
     places = [r[0] for r in d.rows("results")]
     assert places[0] == "1st" and len(places) == len(set(places))
+    assert sum(int(r[3] or 0) for r in d.rows("results")) == knockouts  # the KOs column
+    assert not d.visible("rounds")  # no qualifiers tonight: no round to start
     night.shot(d, "results-phone")
     d.find("csv-link").click()
     d.find("json-link").click()

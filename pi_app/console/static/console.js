@@ -193,8 +193,12 @@
       setText("player-title", `Seat ${p.seat}: ${p.name} \u00b7 ${chips(p.chips)} \u00b7 ${p.status}`);
       $("away-go").hidden = p.status !== "in";
       $("back-go").hidden = p.status !== "away";
-      $("elim-go").hidden = !["in", "away"].includes(p.status);
-      $("elim-by-box").hidden = $("elim-go").hidden;
+      const playing = ["in", "away"].includes(p.status);
+      // a player who is out (or has won) has no stack to correct and nothing to remove
+      $("elim-go").hidden = !playing;
+      $("elim-by-box").hidden = !playing;
+      $("stack-form").hidden = !playing;
+      $("remove-form").hidden = !playing;
       const others = seated.filter((x) => x.seat !== p.seat && ["in", "away"].includes(x.status))
         .map((x) => [x.seat, x.name]);
       changed("elim-by", [p.seat, others], ([, opts]) => {
@@ -260,6 +264,7 @@
     $("pause-go").hidden = !running;
     $("resume-go").hidden = running || !d.clock.started;
     $("color-up").hidden = !d.console.color_up_pending;
+    $("rounds").hidden = !d.console.rounds;  // only structures with qualifiers have rounds
   }
 
   function when(iso) {
