@@ -29,7 +29,7 @@ audit, the request ids seen) and the dispatch.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine.effects import Effect, LogLine
 from engine.errors import PokerTableError
@@ -50,8 +50,7 @@ __all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRe
            "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
            "check_name", "precheck", "role_may"]
 
-if TYPE_CHECKING:
-    from engine.table.core import TableCore  # typing only: core imports this module
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
 
 def role_may(role: str, command: str) -> bool:

@@ -11,14 +11,13 @@ No hand history is written for a hand whose cards are not known.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from engine.betting.pots import build_pots
 from engine.effects import Effect, Notice
 from engine.table.console_base import ConsoleRefused
 
-if TYPE_CHECKING:
-    from engine.table.core import TableCore  # typing only: core imports this module
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
 
 def award_by_hand(core: TableCore, winners: list[int], t: float) -> tuple[list[Effect], str]:

@@ -14,7 +14,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import parse_cards
 from engine.effects import Alert, Effect, Notice
@@ -26,8 +26,7 @@ MAX_REASON = 200
 DECLARED = ("boxed_card", "wrong_seat", "seat_skipped", "button_out_of_position",
             "exposed_card")
 
-if TYPE_CHECKING:
-    from engine.table.core import TableCore  # typing only: core imports this module
+TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
 
 @dataclass(frozen=True)
