@@ -188,6 +188,46 @@ class WheelView:
 
 
 @dataclass(frozen=True)
+class PlaceLine:
+    """One finishing place as the room sees it: ``place`` (1 = the winner), the player's
+    ``name``, the ``payout`` in whole currency units (0 outside the money) and tonight's
+    league ``points`` as a two-decimal string ("" when the structure has no points)."""
+
+    place: int
+    name: str
+    payout: int = 0
+    points: str = ""
+
+
+@dataclass(frozen=True)
+class RoomView:
+    """The tournament as the room's screen shows it beside the clock and the table.
+
+    ``currency``: the symbol put before money (the structure's ``currency``).  ``payouts``:
+    (place, amount in currency units) for tonight's field; ``points``: (place, league points
+    as a two-decimal string) for the paid places.  ``stacks``: (name, chips) of the players
+    still in, the chip leader first.  ``eliminated``: the players out, best place first.
+    ``bounty_holder``: who holds the bounty chip ("" when the structure has none).
+    ``late_entry_stack``: the chips a late entry would get now, None unless late
+    registration is open.  ``wheel_name``: the bonus wheel's own name ("Party Pop").
+    ``finished``: one player is left; then ``places`` lists every place, the winner first,
+    and ``decided`` says how the end came when it was not the last chip (e.g. the heads-up
+    hand limit)."""
+
+    currency: str = "$"
+    payouts: tuple[tuple[int, int], ...] = ()
+    points: tuple[tuple[int, str], ...] = ()
+    stacks: tuple[tuple[str, int], ...] = ()
+    eliminated: tuple[PlaceLine, ...] = ()
+    bounty_holder: str = ""
+    late_entry_stack: int | None = None
+    wheel_name: str = ""
+    finished: bool = False
+    places: tuple[PlaceLine, ...] = ()
+    decided: str = ""
+
+
+@dataclass(frozen=True)
 class ScreenState:
     """Everything the TV draws in one frame (all public)."""
 
@@ -200,3 +240,4 @@ class ScreenState:
     layout: str = "split"  # clock | table | split
     now: float = 0.0
     extra: dict[str, str] = field(default_factory=dict)
+    room: RoomView | None = None  # the room's panels and the winner screen

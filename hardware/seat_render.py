@@ -162,7 +162,9 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     draw.text((0, -1), head[: max(0, (right - 1) // CHAR_W)], fill=1, font=f)
 
     if view.status in ("empty", "out"):
-        label = "OPEN SEAT" if view.status == "empty" else "SITTING OUT"
+        # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
+        label = "OPEN SEAT" if view.status == "empty" else \
+            (safe_text(view.message, 21, latin1=True).upper() or "SITTING OUT")
         draw.text(((WIDTH - text_width(label)) // 2, 26), label, fill=1, font=f)
         return img
 

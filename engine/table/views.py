@@ -77,7 +77,8 @@ def screen_state(core: TableReading) -> ScreenState:
     return ScreenState(clock=core.tournament.clock_view(t), table=table, ruling=ruling,
                        wheel=wheel,
                        offline=tuple(sorted(core.offline)), alarm=alarm,
-                       layout=core.settings.layout, now=t)
+                       layout=core.settings.layout, now=t,
+                       room=core.tournament.room_view())
 
 def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
     """Seat -> what that seat's display shows (its own cards only)."""

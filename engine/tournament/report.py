@@ -30,6 +30,8 @@ class TournamentReading(Protocol):
     @property
     def clock(self) -> Clock: ...
     @property
+    def round(self) -> int: ...
+    @property
     def hands_played(self) -> int: ...
     @property
     def hand_seconds_total(self) -> float: ...
@@ -224,7 +226,8 @@ def clock_view(t: TournamentReading, now: float) -> ClockView:
     st = c.status(now)
     lv = c.level
     play = c.playing_level()
-    nxt = st.next_level
+    # on a break the next level is the one the break leads to (the level the blinds show)
+    nxt = play if lv.is_break else st.next_level
     notices = list(t.notices)
     if st.blinds_up_next_hand:
         notices.append("Blinds up next hand")
@@ -236,7 +239,7 @@ def clock_view(t: TournamentReading, now: float) -> ClockView:
             f"{d} ({t.structure.color(d)})" for d in due) + " chips")
     if t.pending_bonus:
         notices.append(f"Bonus: {t.pending_bonus} in the next hand's pot")
-    if t.heads_up_hands is not None and t.structure.heads_up_hand_limit:
+    if t.heads_up_hands is not None and t.structure.heads_up_hand_limit and not t.finished:
         notices.append("Sudden-death hand" if t.sudden_death else
                        f"Heads-up hand {t.heads_up_hands + 1} of "
                        f"{t.structure.heads_up_hand_limit}")
@@ -246,6 +249,10 @@ def clock_view(t: TournamentReading, now: float) -> ClockView:
     act = t.active()
     chips = sum(e.chips for e in act)
     est = t.estimated_seconds_to_end(now, c)
+    players, field = len(act), len(t.round_entrants())
+    if not field and t.structure.qualifiers is not None:  # the next round's registered
+        nxt_round = [e for e in t.entrants if e.round == t.round + 1]
+        players = field = len(nxt_round)
     name = t.name if t.structure.qualifiers is None else c.structure.name
     return ClockView(
         level_number=lv.number, is_break=lv.is_break,
@@ -256,8 +263,7 @@ def clock_view(t: TournamentReading, now: float) -> ClockView:
         next_big_blind=nxt.big_blind if nxt else None,
         next_ante=nxt.ante if nxt else None,
         next_is_break=bool(st.next_entry and st.next_entry.is_break),
-        seconds_to_break=st.seconds_to_break, players_left=len(act),
-        entrants=len(t.round_entrants()),
+        seconds_to_break=st.seconds_to_break, players_left=players, entrants=field,
         average_stack=chips // len(act) if act else 0, chips_in_play=chips,
         prize_pool=t.prize_pool(), notices=tuple(notices), tournament_name=name,
         next_big_blind_ante=nxt.big_blind_ante if nxt else None,

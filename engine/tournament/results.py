@@ -30,8 +30,9 @@ COLUMNS = ("place", "name", "seat", "entry", "payout", "bounty", "knockouts", "p
            "status")
 
 
-def _points(value: Decimal | None) -> str | None:
-    """Points as written: two decimals (they are exact multiples of 0.01 already)."""
+def points_text(value: Decimal | None) -> str | None:
+    """League points as written: two decimals (they are exact multiples of 0.01), None for
+    None."""
     return None if value is None else f"{value:.2f}"
 
 
@@ -49,7 +50,7 @@ def results(t: Tournament) -> list[dict[str, Any]]:
             "place": place, "name": e.name, "seat": e.seat, "entry": e.entry_id,
             "payout": prizes.get(e.entry_id, 0),
             "bounty": bool(e.bounty), "knockouts": e.knockouts,
-            "points": _points(points.get(e.entry_id)),
+            "points": points_text(points.get(e.entry_id)),
             "status": "in" if e.active and place != 1 else "out" if place != 1 else "winner",
         })
     return rows

@@ -180,6 +180,7 @@ class Structure:
     buy_in: int = 0
     #: the dealing-rulings house profile the structure comes with (engine.dealing.irregularities)
     house_profile: str = "tda2024"
+    currency: str = "$"  # put before money on the screens (our default: "$")
     late_registration: LateRegistration = field(default_factory=LateRegistration)
     bounty: Bounty | None = None
     bonus_wheel: BonusWheel | None = None

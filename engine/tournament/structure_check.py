@@ -122,10 +122,11 @@ class Validator:
         self.unknown(raw, _TOP_KEYS, "")
         t = self.table(raw, "tournament")
         self.unknown(t, {"name", "source", "buy_in", "raise_rule", "heads_up_hand_limit",
-                         "house_profile"}, "[tournament]")
+                         "house_profile", "currency"}, "[tournament]")
         name = self.text(t.get("name", Path(self.f).stem), "[tournament]", "name", 60)
         source = self.text(t.get("source", ""), "[tournament]", "source", 200, empty=True)
         buy_in = self.int_field(t, "buy_in", "[tournament]", default=0) or 0
+        currency = self.text(t.get("currency", "$"), "[tournament]", "currency", 4)
         raise_rule = t.get("raise_rule", "standard")
         if raise_rule not in RAISE_RULES:
             self.bad("[tournament]", f"raise_rule must be one of {RAISE_RULES}, got {raise_rule!r}")
@@ -153,7 +154,7 @@ class Validator:
             raise StructureError(self.problems)
         return Structure(
             name=name, source=source, chips=chips, starting_chips=starting, levels=levels,
-            color_up_rule=rule, raise_rule=str(raise_rule), buy_in=buy_in,
+            color_up_rule=rule, raise_rule=str(raise_rule), buy_in=buy_in, currency=currency,
             late_registration=late, bounty=bounty, bonus_wheel=wheel,
             heads_up_hand_limit=hu, qualifiers=quals, payouts=payouts, points=points,
             path=self.f, house_profile=str(profile))

@@ -26,6 +26,7 @@ and changes nothing)::
     view = t.clock_view(now)               # engine.views.ClockView (public)
     wheel = t.wheel_view()                 # engine.views.WheelView or None
     t.stats(now); t.standings(); t.payouts(); t.league_points()
+    room = t.room_view()                   # engine.views.RoomView: payouts, places, winner
     d = t.to_dict(now); t2 = Tournament.from_dict(d, structure, now=now2,
                                                   policy="paused", offline_seconds=None)
 
@@ -53,12 +54,12 @@ from decimal import Decimal
 from typing import Any
 
 from engine.errors import IllegalActionError, InvalidInputError
-from engine.tournament import report
+from engine.tournament import report, room
 from engine.tournament.clock import Clock, ClockAlert, ClockError, SnapshotError
 from engine.tournament.color_up import ColorUpResult, color_up
 from engine.tournament.entrant import Entrant
 from engine.tournament.structure import Structure
-from engine.views import ClockView, WheelView
+from engine.views import ClockView, RoomView, WheelView
 
 MAX_SEATS = 10
 __all__ = ["Entrant", "NextHand", "RegistrationError", "ChipCountError", "Stats", "Tournament"]
@@ -165,6 +166,8 @@ class Tournament:
             return not self.clock.started or self.round_over
         if not self.clock.started:
             return True
+        if self.finished:  # one player is left: nobody may join any more
+            return False
         last = self.structure.late_registration.last_level
         lv = self.clock.level
         if lv.is_break:
@@ -417,6 +420,8 @@ class Tournament:
         if len(left) == 1 and self.structure.qualifiers is None:
             self.finished = True
             out.append(self._alert("tournament_over", now, f"{left[0].name} wins"))
+            if self.clock.running:  # the clock stops with the last player out
+                out += self.clock.pause(now)
         return out
 
     def _eliminate_tied(self, now: float, group: list[Entrant], by: Entrant) -> list[ClockAlert]:
@@ -622,6 +627,10 @@ class Tournament:
     def clock_view(self, now: float) -> ClockView:
         """The public :class:`engine.views.ClockView` at ``now`` (does not change state)."""
         return report.clock_view(self, now)
+
+    def room_view(self) -> RoomView:
+        """What the room's screen shows beside the clock; see :mod:`engine.tournament.room`."""
+        return room.room_view(self)
 
     def wheel_view(self) -> WheelView | None:
         """The bonus wheel once it has spun (the screen animates it), else None."""

@@ -154,12 +154,21 @@ def next_level_text(clock: ClockView) -> tuple[str, str]:
     return blinds_text(clock.next_small_blind, clock.next_big_blind), sub
 
 
+def players_text(clock: ClockView) -> tuple[str, str]:
+    """(main, sub) of the PLAYERS box: ``"5 / 6"``; before anyone has registered ``"-"``
+    with the sub line "registration open" (never "0 / 0")."""
+    if not clock.entrants:
+        return "-", "registration open" if clock.late_registration_open or not clock.started \
+            else ""
+    return f"{clock.players_left} / {clock.entrants}", ""
+
+
 def stat_values(clock: ClockView) -> tuple[tuple[str, str], ...]:
     nl = next_level_text(clock)
     return (
         nl,
         (break_text(clock), ""),
-        (f"{clock.players_left} / {clock.entrants}", ""),
+        players_text(clock),
         (fmt_chips(clock.average_stack), ""),
         (fmt_chips(clock.chips_in_play), ""),
         (fmt_chips(clock.prize_pool), ""),

@@ -29,12 +29,18 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 from PIL import Image, ImageChops  # noqa: E402
 
+from pi_app.screens import regressions, samples  # noqa: E402
 from pi_app.screens.render import draw_screen  # noqa: E402
-from pi_app.screens.samples import cases  # noqa: E402
 
 GOLDEN_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "screens"
 CHANNEL_TOL = 40
 MAX_DIFF_FRACTION = 0.004
+
+
+def cases() -> dict[str, tuple[object, tuple[int, int]]]:
+    """Every golden case: the literal samples (:mod:`pi_app.screens.samples`) and the states
+    the engine makes for the issue-15 display bugs (:mod:`pi_app.screens.regressions`)."""
+    return {**samples.cases(), **regressions.cases()}
 
 
 @dataclass(frozen=True)
@@ -61,7 +67,7 @@ def render(name: str) -> pygame.Surface:
         pygame.font.init()
     state, size = cases()[name]
     surf = pygame.Surface(size)
-    draw_screen(surf, state)
+    draw_screen(surf, state)  # type: ignore[arg-type]
     return surf
 
 

@@ -2,7 +2,8 @@
 
 :func:`draw_screen` draws one whole frame of a :class:`engine.views.ScreenState` into any
 pygame surface (1920x1080, 1280x720 or other sizes: everything scales from the surface
-size).  ``state.layout`` picks ``"clock"``, ``"table"`` or ``"split"``; the bonus wheel, the
+size).  ``state.layout`` picks ``"clock"``, ``"table"`` or ``"split"``, and the winner screen
+(:mod:`pi_app.screens.winner`) replaces them once one player is left; the bonus wheel, the
 ruling banner, the device status strip, the season panel (:mod:`pi_app.screens.season`)
 and the pairing panel (:mod:`pi_app.screens.pairing`) are drawn over any layout.
 
@@ -35,6 +36,7 @@ from pi_app.screens.season import draw_season, season_of
 from pi_app.screens.table import draw_table
 from pi_app.screens.theme import ACCENT, BG, MUTED, Canvas
 from pi_app.screens.wheel import draw_wheel, wheel_angle
+from pi_app.screens.winner import draw_winner
 
 LAYOUTS = ("clock", "table", "split")
 SPLIT_CLOCK_W = 620
@@ -70,7 +72,10 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     if layout == "table" and state.table is None:
         layout = "clock" if state.clock is not None else "idle"
     offline = offline_display_seats(state)
-    if layout == "clock" and state.clock is not None:
+    if state.room is not None and state.room.finished:
+        cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
+        draw_winner(cv, state.room, state.clock.tournament_name if state.clock else "")
+    elif layout == "clock" and state.clock is not None:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
         clock_mod.draw_clock(cv, state.clock, clock_mod.FULL)
         frame.clock_canvas, frame.clock_layout = cv, clock_mod.FULL

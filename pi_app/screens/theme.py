@@ -14,6 +14,9 @@ cached glyphs (:meth:`Canvas.glyphs_px`), so a night of distinct clock values ad
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
@@ -159,6 +162,44 @@ def fmt_clock(seconds: float | None) -> str:
     return f"{m:02d}:{s:02d}"
 
 
+@dataclass(frozen=True)
+class DrawnText:
+    """One text as drawn: the text, the real rectangle of the rendered text (its height is
+    the font's line box, about 1.17 times the font size) and ``minor`` (True for a text no
+    player needs to read from the room: a seat's number on the felt, the director's
+    pairing panel and status strip)."""
+
+    text: str
+    rect: pygame.Rect
+    minor: bool = False
+
+
+_RECORDERS: list[list[DrawnText]] = []
+
+
+@contextmanager
+def record_texts() -> Iterator[list[DrawnText]]:
+    """Collect every text drawn through a :class:`Canvas` inside the ``with`` block (what
+    the legibility test measures)::
+
+        with record_texts() as drawn:
+            draw_screen(surface, state)
+        smallest = min(t.rect.h for t in drawn if not t.minor)
+    """
+    drawn: list[DrawnText] = []
+    _RECORDERS.append(drawn)
+    try:
+        yield drawn
+    finally:
+        _RECORDERS.remove(drawn)
+
+
+def note_text(text: str, rect: pygame.Rect, minor: bool = False) -> None:
+    """Tell :func:`record_texts` about a text blitted without :meth:`Canvas.text_px`."""
+    for rec in _RECORDERS:
+        rec.append(DrawnText(text, pygame.Rect(rect), minor))
+
+
 class Canvas:
     """A surface region plus the scale from design pixels to real pixels.
 
@@ -199,19 +240,23 @@ class Canvas:
         return self.ox + int(round(x * self.s)), self.oy + int(round(y * self.s))
 
     def text(self, text: str, kind: str, size: float, colour, pos: tuple[float, float],
-             anchor: str = "topleft", max_width: float | None = None) -> pygame.Rect:
+             anchor: str = "topleft", max_width: float | None = None, *,
+             minor: bool = False) -> pygame.Rect:
         """Draw ``text`` in design units at design ``pos`` with a pygame Rect ``anchor``
         name (``"center"``, ``"midtop"``...); shrinks the font to fit ``max_width``.
-        Returns the real rect drawn."""
+        ``minor``: see :class:`DrawnText`.  Returns the real rect drawn."""
         return self.text_px(text, kind, self.px(size), colour, self.point(*pos), anchor,
-                            None if max_width is None else self.px(max_width))
+                            None if max_width is None else self.px(max_width), minor=minor)
 
     def text_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
-                anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+                anchor: str = "topleft", max_width: int | None = None, *,
+                minor: bool = False) -> pygame.Rect:
         """As :meth:`text` in real pixels."""
         surf = fit_text(kind, size, text, tuple(colour), max_width)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
+        if _RECORDERS:
+            note_text(text, r, minor)
         return r
 
     def glyphs_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
@@ -226,6 +271,8 @@ class Canvas:
         for g in run:
             self.surface.blit(g, (x, r.y))
             x += g.get_width()
+        if _RECORDERS:
+            note_text(text, r)
         return r
 
     def panel(self, r: pygame.Rect, fill=PANEL, edge=PANEL_EDGE, radius: float = 18,

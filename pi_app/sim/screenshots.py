@@ -8,6 +8,7 @@ and writes PNGs to a folder:
 * ``tv-0001-level-03.png``: the TV at every level change (and at the start);
 * ``tv-0002-ruling-....png``: the TV at every new dealing ruling (the banner);
 * ``tv-0003-bonus-wheel.png``: the TV when the bonus wheel has landed;
+* ``tv-0004-winner.png``: the winner screen, once one player is left;
 * ``seats/hand-0012-seat-3.png``: every seat's display at every showdown;
 * ``index.txt``: one line per picture, saying what it shows.
 
@@ -75,6 +76,7 @@ class ScreenRecorder:
         self._level: tuple[int, bool] | None = None
         self._rulings_saved: set[Any] = set()
         self._wheels_saved: set[float] = set()
+        self._winner_saved = False
         self._showdown_saved: int | None = None
         self._pending_showdown: int | None = None
         self._showdown_seats: tuple[int, ...] = ()
@@ -117,6 +119,10 @@ class ScreenRecorder:
                 and state.now - w.started_at >= SPIN_SECONDS:
             self._wheels_saved.add(w.started_at)
             self._save_tv("bonus-wheel", f"bonus wheel landed on {w.chosen}")
+        if state.room is not None and state.room.finished and not self._winner_saved:
+            self._winner_saved = True
+            self._save_tv("winner", "winner screen: the winner, the places and the payouts; "
+                                    "the clock stopped")
         table = state.table
         if table is not None and table.showdown and self._showdown_saved != table.hand_number:
             self._pending_showdown = table.hand_number

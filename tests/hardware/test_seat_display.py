@@ -57,6 +57,8 @@ STATES = {
     "seat_folded": SeatDisplayView(seat=1, name="Zoe", stack=980, status="folded",
                                    message="Folded to a raise"),
     "seat_open": SeatDisplayView(seat=4, status="empty"),
+    # a busted seat shows where it finished, as the engine says it (issue 15)
+    "seat_busted": SeatDisplayView(seat=6, name="Farouk", status="out", message="OUT - 6th"),
     "seat_huge_stack": SeatDisplayView(seat=9, name="Dee", stack=12345678, bet=1000000,
                                        to_call=2000000, hole_cards=tuple(parse_cards("AhAd"))),
 }

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from pi_app.screens import golden
-from pi_app.screens.samples import cases
+from pi_app.screens.golden import cases
 from tests.data_paths import data
 
 GOLDEN = data("screens")
