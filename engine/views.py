@@ -185,6 +185,7 @@ class WheelView:
     segments: tuple[int, ...]
     chosen: int
     started_at: float = 0.0
+    name: str = ""  # the wheel's own name in the structure ("Party Pop")
 
 
 @dataclass(frozen=True)

@@ -276,4 +276,4 @@ def wheel_view(t: TournamentReading) -> WheelView | None:
     w = t.structure.bonus_wheel
     if w is None or t.wheel_spun_at is None:
         return None
-    return WheelView(tuple(w.segments), t.bonus_amount, t.wheel_spun_at)
+    return WheelView(tuple(w.segments), t.bonus_amount, t.wheel_spun_at, name=w.name)

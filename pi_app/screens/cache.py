@@ -22,7 +22,7 @@ V = TypeVar("V")
 
 #: bytes held at most by each renderer cache (text surfaces, countdown glyphs, fonts)
 BUDGETS = {"text": 8 * 1024 * 1024, "glyphs": 8 * 1024 * 1024, "fonts": 16 * 1024 * 1024,
-           "qr": 4 * 1024 * 1024}
+           "qr": 4 * 1024 * 1024, "layers": 12 * 1024 * 1024}
 
 
 class ByteLRU(Generic[V]):

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from engine.views import ClockView
+from engine.views import ClockView, RoomView
+from pi_app.screens.room import draw_room_column
 from pi_app.screens.theme import (
     ACCENT,
     BG,
@@ -53,28 +54,30 @@ class ClockLayout:
     stats: tuple[tuple[float, float, float, float], ...]
     stat_label: float
     stat_value: float
+    #: the room's column (x, y, w, h) beside the clock, or None (see pi_app.screens.room)
+    room: tuple[float, float, float, float] | None = None
+    main_w: float = 1920  # design width of the clock's own part
 
 
 FULL = ClockLayout(
     header_y=22, level_size=64,
-    time=(60, 100, 1800, 400), time_size=380,
-    blinds_label_y=500, blinds_y=532, blinds_size=150, ante_y=700, ante_size=64,
-    notices=(40, 788, 1840, 76), notice_size=40,
-    stats=tuple((20 + i * 315, 890, 300, 170) for i in range(6)),
-    stat_label=28, stat_value=56,
+    time=(30, 96, 1330, 360), time_size=320,
+    blinds_label_y=458, blinds_y=500, blinds_size=136, ante_y=660, ante_size=60,
+    notices=(30, 752, 1330, 80), notice_size=40,
+    stats=tuple((20 + i * 338, 860, 322, 200) for i in range(4)),
+    stat_label=36, stat_value=60,
+    room=(1400, 16, 500, 1048), main_w=1390,
 )
 
 COLUMN = ClockLayout(
     header_y=16, level_size=48,
-    time=(10, 80, 600, 190), time_size=180,
-    blinds_label_y=280, blinds_y=310, blinds_size=84, ante_y=410, ante_size=44,
-    notices=(20, 470, 580, 160), notice_size=30,
-    stats=tuple((20 + (i % 2) * 295, 648 + (i // 2) * 142, 285, 132) for i in range(6)),
-    stat_label=22, stat_value=40,
+    time=(10, 70, 600, 180), time_size=170,
+    blinds_label_y=252, blinds_y=290, blinds_size=80, ante_y=382, ante_size=44,
+    notices=(20, 436, 580, 170), notice_size=34,
+    stats=tuple((16 + (i % 2) * 300, 616 + (i // 2) * 154, 290, 146) for i in range(6)),
+    stat_label=34, stat_value=44,
 )
 
-STAT_NAMES = ("NEXT LEVEL", "NEXT BREAK", "PLAYERS", "AVERAGE STACK", "CHIPS IN PLAY",
-              "PRIZE POOL")
 BREAK_STAT = 1  # index of the ticking "next break" stat
 
 
@@ -163,15 +166,29 @@ def players_text(clock: ClockView) -> tuple[str, str]:
     return f"{clock.players_left} / {clock.entrants}", ""
 
 
-def stat_values(clock: ClockView) -> tuple[tuple[str, str], ...]:
+def stat_values(clock: ClockView, room: RoomView | None = None
+                ) -> tuple[tuple[str, str, str], ...]:
+    """(name, main, sub) of each stat box: next level, next break, players, average stack,
+    the prize pool with the payouts, and one box that says what matters now (a late
+    entry's stack while late registration is open, else who holds the bounty chip, else
+    the chips in play)."""
     nl = next_level_text(clock)
+    cur = room.currency if room is not None else ""
+    pays = room.payouts if room is not None else ()
+    pool_sub = f"1st {cur}{fmt_chips(pays[0][1])}" if pays else ""
+    if room is not None and room.late_entry_stack is not None:
+        last = ("LATE ENTRY", fmt_chips(room.late_entry_stack), "chips now")
+    elif room is not None and room.bounty_holder:
+        last = ("BOUNTY", room.bounty_holder, "holds the chip")
+    else:
+        last = ("IN PLAY", fmt_chips(clock.chips_in_play), "chips")
     return (
-        nl,
-        (break_text(clock), ""),
-        players_text(clock),
-        (fmt_chips(clock.average_stack), ""),
-        (fmt_chips(clock.chips_in_play), ""),
-        (fmt_chips(clock.prize_pool), ""),
+        ("NEXT LEVEL", *nl),
+        ("NEXT BREAK", break_text(clock), ""),
+        ("PLAYERS", *players_text(clock)),
+        ("AVG STACK", fmt_chips(clock.average_stack), ""),
+        ("PRIZE POOL", f"{cur}{fmt_chips(clock.prize_pool)}", pool_sub),
+        last,
     )
 
 
@@ -187,7 +204,7 @@ def time_colour(clock: ClockView) -> tuple[int, int, int]:
 
 def _stat_value_rect(cv: Canvas, L: ClockLayout, i: int) -> pygame.Rect:
     x, y, w, h = L.stats[i]
-    return cv.rect(x + 8, y + L.stat_label + 22, w - 16, L.stat_value * 1.25)
+    return cv.rect(x + 8, y + L.stat_label * 1.2 + 12, w - 16, L.stat_value * 1.25)
 
 
 def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Rect]:
@@ -207,65 +224,69 @@ def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Re
     return [tr, br]
 
 
-def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL) -> None:
-    """Draw the whole clock screen into ``cv`` (background included)."""
+def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL,
+               room: RoomView | None = None) -> None:
+    """Draw the whole clock screen into ``cv`` (background included); with ``room`` the
+    payouts and the rest of :class:`engine.views.RoomView` too."""
     L = layout
     pygame.draw.rect(cv.surface, BG, cv.area)
+    mid = min(cv.dw, L.main_w) / 2
     # header: tournament name left, level right
     if L is FULL:
         if clock.tournament_name:
-            cv.text(clock.tournament_name, "bold", 46, MUTED, (40, L.header_y + 10),
-                    max_width=1000)
+            cv.text(clock.tournament_name, "bold", 46, MUTED, (30, L.header_y + 10),
+                    max_width=L.main_w - 400)
         level = "BREAK" if clock.is_break else f"LEVEL {clock.level_number}"
         cv.text(level, "bold", L.level_size, GREEN if clock.is_break else ACCENT,
-                (cv.dw - 40, L.header_y), "topright")
+                (L.main_w - 20, L.header_y), "topright")
+        if L.room is not None:
+            draw_room_column(cv, L.room, clock, room)
     else:
         level = "BREAK" if clock.is_break else f"LEVEL {clock.level_number}"
         cv.text(level, "bold", L.level_size, GREEN if clock.is_break else ACCENT,
                 (cv.dw / 2, L.header_y), "midtop", max_width=cv.dw - 40)
     # blinds
+    width = min(cv.dw, L.main_w) - 40
     if clock.is_break:
-        cv.text("ON A BREAK", "bold", 30 if L is FULL else 24, MUTED,
-                (cv.dw / 2, L.blinds_label_y), "midtop")
+        cv.text("ON A BREAK", "bold", 34, MUTED, (mid, L.blinds_label_y), "midtop")
         cv.text("TAKE A BREAK", "bold", L.blinds_size * 0.8, GREEN,
-                (cv.dw / 2, L.blinds_y + 8), "midtop", max_width=cv.dw - 60)
+                (mid, L.blinds_y + 8), "midtop", max_width=width - 20)
         # on a break the view's blinds are those of the level the break leads to
         after = ante_text(clock.ante, clock.big_blind_ante)
         if clock.big_blind:
             cv.text(f"THEN {blinds_text(clock.small_blind, clock.big_blind)}"
                     + (f"   {after}" if after else ""),
-                    "bold", L.ante_size, TEXT, (cv.dw / 2, L.ante_y), "midtop",
-                    max_width=cv.dw - 40)
+                    "bold", L.ante_size, TEXT, (mid, L.ante_y), "midtop", max_width=width)
     else:
-        cv.text("BLINDS", "bold", 30 if L is FULL else 24, MUTED,
-                (cv.dw / 2, L.blinds_label_y), "midtop")
+        cv.text("BLINDS", "bold", 34, MUTED, (mid, L.blinds_label_y), "midtop")
         main = blinds_text(clock.small_blind, clock.big_blind)
         if not clock.small_blind and not clock.big_blind and clock.min_bet:
             main = f"MIN BET {fmt_chips(clock.min_bet)}"  # a no-blind game
-        cv.text(main, "bold", L.blinds_size,
-                ACCENT, (cv.dw / 2, L.blinds_y), "midtop", max_width=cv.dw - 40)
+        cv.text(main, "bold", L.blinds_size, ACCENT, (mid, L.blinds_y), "midtop",
+                max_width=width)
         ante = ante_text(clock.ante, clock.big_blind_ante)
         if ante:
-            cv.text(ante, "bold", L.ante_size, TEXT, (cv.dw / 2, L.ante_y), "midtop",
-                    max_width=cv.dw - 40)
+            cv.text(ante, "bold", L.ante_size, TEXT, (mid, L.ante_y), "midtop", max_width=width)
     _draw_notices(cv, L, notices_of(clock))
-    # stats
-    values = stat_values(clock)
+    _draw_stats(cv, L, stat_values(clock, room))
+    draw_ticking(cv, L, clock)
+
+
+def _draw_stats(cv: Canvas, L: ClockLayout, values: tuple[tuple[str, str, str], ...]) -> None:
     for i, (x, y, w, h) in enumerate(L.stats):
         r = cv.rect(x, y, w, h)
         cv.panel(r)
-        cv.text(STAT_NAMES[i], "bold", L.stat_label, MUTED, (x + w / 2, y + 14), "midtop",
+        name, main, sub = values[i]
+        cv.text(name, "bold", L.stat_label, MUTED, (x + w / 2, y + 10), "midtop",
                 max_width=w - 16)
-        main, sub = values[i]
         if i == BREAK_STAT:
             continue  # drawn by draw_ticking
         vr = _stat_value_rect(cv, L, i)
         cv.text_px(main, "bold", cv.px(L.stat_value), ACCENT if i == 0 else TEXT, vr.center,
                    "center", max_width=vr.w)
         if sub:
-            cv.text(sub, "bold", L.stat_label, MUTED, (x + w / 2, y + h - 10), "midbottom",
-                    max_width=w - 16)
-    draw_ticking(cv, L, clock)
+            cv.text(sub, "bold", L.stat_label * 0.85, MUTED, (x + w / 2, y + h - 8),
+                    "midbottom", max_width=w - 16)
 
 
 def _draw_notices(cv: Canvas, L: ClockLayout, notices: tuple[str, ...]) -> None:
@@ -277,7 +298,7 @@ def _draw_notices(cv: Canvas, L: ClockLayout, notices: tuple[str, ...]) -> None:
     pills = []
     for n in notices:
         surf_w = _text_w(cv, n.upper(), size)
-        pills.append((n.upper(), surf_w / cv.s + 2 * pad))
+        pills.append((n.upper(), surf_w / cv.s + 2 * pad + 24))
     if L is FULL:  # one centred row, shrinking if needed
         gap = 24
         total = sum(p[1] for p in pills) + gap * (len(pills) - 1)

@@ -87,9 +87,9 @@ STATUS_STYLE = {
 def draw_ruling(cv: Canvas, ruling: RulingView) -> None:
     """The ruling banner across the lower part of the screen."""
     x, y, w, h = 50, cv.dh - 420, cv.dw - 100, 390
-    shadow = pygame.Surface(cv.area.size, pygame.SRCALPHA)
-    shadow.fill((0, 0, 0, 110))
-    cv.surface.blit(shadow, cv.area.topleft)
+    # darken what is under the banner (as a black veil of alpha 110 would), in place:
+    # no full-screen surface is made or alpha-blitted per frame
+    cv.surface.fill((145, 145, 145), cv.area, special_flags=pygame.BLEND_RGB_MULT)
     r = cv.rect(x, y, w, h)
     status_text, status_colour = STATUS_STYLE.get(
         ruling.status, (ruling.status.upper(), ORANGE))
@@ -107,7 +107,8 @@ def draw_ruling(cv: Canvas, ruling: RulingView) -> None:
     cv.text("DEALER:", "bold", 34, ACCENT, (x + 36, y + 206))
     _wrap(cv, ruling.instruction, "bold", 42, TEXT, x + 210, y + 198, w - 250, 2)
     foot = f"code {ruling.code}   \u2022   rules {ruling.profile}"
-    cv.text(foot, "sans", 24, MUTED, (x + 36, y + h - 22), "bottomleft", max_width=w - 72)
+    cv.text(foot, "sans", 24, MUTED, (x + 36, y + h - 22), "bottomleft", max_width=w - 72,
+            minor=True)  # the code and rule set, for the floor
 
 
 def _wrap(cv: Canvas, text: str, kind: str, size: float, colour, x: float, y: float,

@@ -100,16 +100,17 @@ def draw_pairing(cv: Canvas, code: str, url: str) -> pygame.Rect:
     r = cv.rect(x, y, w, h)
     cv.panel(r, fill=PANEL, edge=ACCENT, radius=24, width=6)
     cv.text("DIRECTOR'S PHONE", "bold", 36, ACCENT, (x + w / 2, y + 24), "midtop",
-            max_width=w - 40)
+            max_width=w - 40, minor=True)
     cv.text("scan to pair the console", "sans", 26, TEXT, (x + w / 2, y + 74), "midtop",
-            max_width=w - 40)
+            max_width=w - 40, minor=True)
     qr = qr_surface(url, cv.px(QR_SIDE))
     qr_rect = qr.get_rect(midtop=cv.point(x + w / 2, y + 120))
     cv.surface.blit(qr, qr_rect)
     cv.text("or enter the code", "sans", 26, MUTED, (x + w / 2, y + 500), "midtop",
-            max_width=w - 40)
-    cv.text(code, "bold", 80, TEXT, (x + w / 2, y + 540), "midtop", max_width=w - 40)
+            max_width=w - 40, minor=True)
+    cv.text(code, "bold", 80, TEXT, (x + w / 2, y + 540), "midtop", max_width=w - 40,
+            minor=True)
     address = url.split("#", 1)[0]
     cv.text(address, "sans", 24, MUTED, (x + w / 2, y + h - 22), "midbottom",
-            max_width=w - 40)
+            max_width=w - 40, minor=True)
     return r

@@ -60,7 +60,8 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     """
     if state.layout not in LAYOUTS:
         raise ValueError(f"unknown layout {state.layout!r}: expected one of {LAYOUTS}")
-    surface.fill(BG)
+    if not (state.layout == "table" and state.table is not None and not has_strip(state)):
+        surface.fill(BG)  # (the table layout's felt layer covers the whole surface)
     root = Canvas(surface)
     frame = Frame(faces=root.faces)
     top = STRIP_H if has_strip(state) else 0
@@ -77,20 +78,20 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
         draw_winner(cv, state.room, state.clock.tournament_name if state.clock else "")
     elif layout == "clock" and state.clock is not None:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
-        clock_mod.draw_clock(cv, state.clock, clock_mod.FULL)
+        clock_mod.draw_clock(cv, state.clock, clock_mod.FULL, state.room)
         frame.clock_canvas, frame.clock_layout = cv, clock_mod.FULL
     elif layout == "table" and state.table is not None:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
-        draw_table(cv, state.table, offline)
+        draw_table(cv, state.table, offline, state.room)
     elif layout == "split" and state.clock is not None and state.table is not None:
         h = root.dh - top
         ccv = Canvas(surface, root.rect(0, top, SPLIT_CLOCK_W, h), (SPLIT_CLOCK_W, 1080),
                      faces=root.faces)
-        clock_mod.draw_clock(ccv, state.clock, clock_mod.COLUMN)
+        clock_mod.draw_clock(ccv, state.clock, clock_mod.COLUMN, state.room)
         frame.clock_canvas, frame.clock_layout = ccv, clock_mod.COLUMN
         tw = root.dw - SPLIT_CLOCK_W
         tcv = Canvas(surface, root.rect(SPLIT_CLOCK_W, top, tw, h), (tw, 1080), faces=root.faces)
-        draw_table(tcv, state.table, offline)
+        draw_table(tcv, state.table, offline, state.room)
         pygame.draw.line(surface, (40, 52, 72), root.point(SPLIT_CLOCK_W, top),
                          root.point(SPLIT_CLOCK_W, root.dh), max(1, root.px(3)))
     else:

@@ -14,7 +14,9 @@ from engine.cards import parse_cards
 from engine.views import (
     ClockView,
     LegalActionsView,
+    PlaceLine,
     PotView,
+    RoomView,
     RulingView,
     ScreenState,
     SeatPublic,
@@ -137,7 +139,25 @@ RULING = RulingView(
 )
 
 WHEEL = WheelView(segments=(100, 200, 300, 500, 1000, 200, 300, 500), chosen=1000,
-                  started_at=100.0)
+                  started_at=100.0, name="Party Pop")
+
+
+ROOM = RoomView(
+    currency="$", payouts=((1, 260), (2, 140)),
+    points=((1, "63.25"), (2, "44.72"), (3, "36.51")),
+    stacks=(("Bob", 26_400), ("Grace", 15_000), ("Carmen", 13_800), ("Isabella Montgomery",
+                                                                      9_000),
+            ("Dmitri", 8_200), ("Eve", 19_600)),
+    eliminated=(PlaceLine(8, "Hiroshi"), PlaceLine(9, "Ines"), PlaceLine(10, "Jean-Baptiste")),
+    bounty_holder="Carmen", late_entry_stack=5_400, wheel_name="Party Pop",
+)
+
+
+def busiest_state() -> ScreenState:
+    """The busiest screen the TV draws: the table layout at a showdown of three pots, the
+    ruling banner over it and the room's panels (bench/bench_screens.py)."""
+    return ScreenState(clock=CLOCK, table=table_showdown(), ruling=RULING, layout="table",
+                       room=ROOM, now=5.0)
 
 
 def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
@@ -201,4 +221,6 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
         "hd_pairing_over_split": (with_pairing(ScreenState(clock=c, table=pre, layout="split"),
                                                PAIR_CODE, PAIR_URL), HD),
     }
-    return out
+    # the room's panels on every case but the paused clock (drawn without them)
+    return {name: (st if name == "clock_paused" else replace(st, room=ROOM), size)
+            for name, (st, size) in out.items()}

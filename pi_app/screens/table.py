@@ -18,7 +18,7 @@ import math
 
 import pygame
 
-from engine.views import SeatPublic, TablePublicView
+from engine.views import RoomView, SeatPublic, TablePublicView
 from pi_app.screens.cardart import draw_back, draw_face, draw_slot
 from pi_app.screens.theme import (
     ACCENT,
@@ -27,6 +27,7 @@ from pi_app.screens.theme import (
     FELT_DARK,
     FELT_EDGE,
     GREEN,
+    LAYERS,
     MUTED,
     ORANGE,
     PANEL,
@@ -37,10 +38,11 @@ from pi_app.screens.theme import (
     fit_text,
     fmt_chips,
     fmt_short,
+    legible_px,
 )
 
-SEAT_W, SEAT_H = 340, 150
-SMALL_CARD = (62, 87)
+SEAT_W, SEAT_H = 390, 164
+SMALL_CARD = (52, 74)
 BOARD_CARD = (118, 165)
 MARKER_GAP = 34  # design px from the seat box edge (towards the centre) to the markers
 STREET_NAMES = {"preflop": "PRE-FLOP", "flop": "FLOP", "turn": "TURN", "river": "RIVER",
@@ -72,36 +74,32 @@ def _on_ellipse(cv: Canvas, a: float, k: float) -> tuple[float, float]:
     return cx + k * rx * fx, cy - k * ry * fy
 
 
-def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] = frozenset()
-               ) -> None:
+def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] = frozenset(),
+               room: RoomView | None = None) -> None:
     """Draw the whole table screen for ``view`` into ``cv`` (background included).
 
     ``offline_seats``: seats whose display failed (shown as DISPLAY OFFLINE) in addition to
-    ``SeatPublic.display_online`` False."""
+    ``SeatPublic.display_online`` False.  The chip leader's seat (the most chips, stack and
+    bet, when no one ties it) is marked CHIP LEADER, and with ``room`` the bounty chip's
+    holder BOUNTY."""
     surf = cv.surface
-    pygame.draw.rect(surf, BG, cv.area)
     # crowded tables (narrow canvas, nine or ten seats) are drawn at a smaller scale
     n = max([6, len(view.seats)] + [s.seat for s in view.seats])
     k = (1.0 if cv.dw >= 1600 else 0.86) * (0.86 if n >= 9 else 1.0)
     if k < 1.0:
         cv = Canvas(surf, cv.area, (cv.dw / k, cv.dh / k), cv.faces)
-    # felt
-    felt = cv.rect(SEAT_W * 0.5, SEAT_H * 0.62, cv.dw - SEAT_W, cv.dh - SEAT_H * 1.24)
-    pygame.draw.ellipse(surf, FELT_EDGE, felt)
-    pygame.draw.ellipse(surf, FELT_DARK, felt.inflate(-cv.px(36), -cv.px(36)))
-    pygame.draw.ellipse(surf, FELT, felt.inflate(-cv.px(56), -cv.px(56)))
+    _draw_felt(cv)
     cx, cy = cv.dw / 2, cv.dh / 2
     # hand header in the bottom-right corner (outside the oval, clear of every seat)
     lines = [(f"HAND #{view.hand_number}", 32, TEXT),
              (STREET_NAMES.get(view.street, view.street.upper()), 32, ACCENT)]
-    blinds = f"BLINDS {fmt_chips(view.small_blind)} / {fmt_chips(view.big_blind)}"
+    lines.append((f"{fmt_chips(view.small_blind)} / {fmt_chips(view.big_blind)}", 32, MUTED))
     if view.ante:
-        blinds += f"  ANTE {fmt_chips(view.ante)}"
-    lines.append((blinds, 24, MUTED))
+        lines.append((f"ANTE {fmt_chips(view.ante)}", 32, MUTED))
     yb = cv.dh - 10
     for text, size, colour in reversed(lines):
         r = cv.text(text, "bold", size, colour, (cv.dw - 16, yb), "bottomright",
-                    max_width=min(380, cv.dw * 0.26))
+                    max_width=min(440, cv.dw * 0.3))
         yb -= r.h / cv.s + 2
     _draw_pots(cv, view, cy - 150)
     _draw_board(cv, view, cy - 92)
@@ -118,6 +116,8 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
     for line in view.showdown:
         if line.won and line.seat not in won:
             won[line.seat] = line.won
+    leader = chip_leader(view)
+    bounty = room.bounty_holder if room is not None else ""
     for s in view.seats:
         x, y, a = pos[s.seat]
         if s.status == "empty":
@@ -126,12 +126,58 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
         _draw_bet_and_markers(cv, s, x, y)
         offline = (not s.display_online) or s.seat in offline_seats
         _draw_seat(cv, view, s, x, y, offline, descr.get(s.seat, ""), won.get(s.seat, 0))
+        _draw_badges(cv, s, x, y, won=bool(won.get(s.seat)), offline=offline,
+                     leader=s.seat == leader, bounty=bool(bounty) and s.name == bounty)
+
+
+def chip_leader(view: TablePublicView) -> int | None:
+    """The seat with the most chips (stack plus bet), None on a tie or an empty table."""
+    chips = sorted(((s.stack + s.bet, s.seat) for s in view.seats if s.status != "empty"),
+                   reverse=True)
+    if not chips or chips[0][0] <= 0 or (len(chips) > 1 and chips[1][0] == chips[0][0]):
+        return None
+    return chips[0][1]
+
+
+def _draw_badges(cv: Canvas, s: SeatPublic, x: float, y: float, *, won: bool, offline: bool,
+                 leader: bool, bounty: bool) -> None:
+    """CHIP LEADER above the seat (unless it wins a pot now), BOUNTY below it (unless its
+    display is offline)."""
+    y0 = y - SEAT_H / 2
+    if leader and not won:
+        _pill(cv, "CHIP LEADER", ACCENT, (10, 10, 10), x, y0 - 2, above=True)
+    if bounty and not (leader or won):
+        _pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 - 2, above=True)
+    elif bounty and not offline:
+        _pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 + SEAT_H + 2, above=False)
 
 
 def _draw_empty_seat(cv: Canvas, s: SeatPublic, x: float, y: float) -> None:
     r = cv.rect(x - 70, y - 45, 140, 90)
     pygame.draw.rect(cv.surface, (30, 36, 48), r, width=cv.px(3), border_radius=cv.px(16))
-    cv.text(f"SEAT {s.seat}", "bold", 22, (90, 100, 118), (x, y), "center")
+    cv.text(f"SEAT {s.seat}", "bold", 22, (90, 100, 118), (x, y), "center", minor=True)
+
+
+def _felt_layer(cv: Canvas) -> pygame.Surface:
+    """The background of the table's area with the felt drawn on it, made once per area
+    and scale (:data:`pi_app.screens.theme.LAYERS`, bounded by bytes)."""
+    area = cv.area
+
+    def make() -> pygame.Surface:
+        layer = pygame.Surface(area.size)
+        layer.fill(BG)
+        felt = cv.rect(SEAT_W * 0.5, SEAT_H * 0.62, cv.dw - SEAT_W, cv.dh - SEAT_H * 1.24)
+        felt.move_ip(-area.x, -area.y)
+        pygame.draw.ellipse(layer, FELT_EDGE, felt)
+        pygame.draw.ellipse(layer, FELT_DARK, felt.inflate(-cv.px(36), -cv.px(36)))
+        pygame.draw.ellipse(layer, FELT, felt.inflate(-cv.px(56), -cv.px(56)))
+        return layer
+
+    return LAYERS.get(("felt", tuple(area), cv.dw, cv.dh, cv.s), make)
+
+
+def _draw_felt(cv: Canvas) -> None:
+    cv.surface.blit(_felt_layer(cv), cv.area.topleft)
 
 
 def _inward(cv: Canvas, x: float, y: float, extra: float) -> tuple[float, float]:
@@ -154,27 +200,32 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float) -> None
     if s.is_big_blind:
         markers.append(("BB", ORANGE, (10, 10, 10)))
     sideways = abs(cv.dw / 2 - x) > abs(cv.dh / 2 - y)
-    marker_extent = (len(markers) * 29 if sideways else 25) if markers else 0
+    lg = legible(cv)
+    rad = max(25.0, lg * 0.8)  # a marker's radius: its letters at the legible size fit
+    marker_extent = (len(markers) * (rad + 4) if sideways else rad) if markers else 0
     if markers:
-        mx, my = _inward(cv, x, y, MARKER_GAP + (marker_extent - 25))
-        total = len(markers) * 58
+        mx, my = _inward(cv, x, y, MARKER_GAP + (marker_extent - rad))
+        total = len(markers) * (2 * rad + 8)
         for i, (label, bg, fg) in enumerate(markers):
-            px = mx - total / 2 + 29 + i * 58
-            pygame.draw.circle(surf, bg, cv.point(px, my), cv.px(25))
-            pygame.draw.circle(surf, (20, 20, 20), cv.point(px, my), cv.px(25), cv.px(2))
+            px = mx - total / 2 + rad + 4 + i * (2 * rad + 8)
+            pygame.draw.circle(surf, bg, cv.point(px, my), cv.px(rad))
+            pygame.draw.circle(surf, (20, 20, 20), cv.point(px, my), cv.px(rad), cv.px(2))
             cv.text(label, "bold", 24 if len(label) == 1 else 19, fg, (px, my), "center")
     if s.bet > 0:
-        chips = fit_text("bold", cv.px(34), fmt_chips(s.bet), TEXT, None)
+        size = max(34.0, lg)
+        chips = fit_text("bold", cv.px(size), fmt_chips(s.bet), TEXT, None)
         w = chips.get_width() / cv.s + 44
-        pill_extent = w / 2 if sideways else 24
-        start = MARKER_GAP - 25 + (2 * marker_extent + 12 if markers else 0)
+        ph = chips.get_height() / cv.s + 8
+        pill_extent = w / 2 if sideways else ph / 2
+        start = MARKER_GAP - rad + (2 * marker_extent + 12 if markers else 0)
         bx, by = _inward(cv, x, y, start + pill_extent)
-        r = cv.rect(bx - w / 2, by - 24, w, 48)
+        r = cv.rect(bx - w / 2, by - ph / 2, w, ph)
         pygame.draw.rect(surf, (8, 40, 26), r, border_radius=r.h // 2)
         chip = cv.point(bx - w / 2 + 22, by)
         pygame.draw.circle(surf, (235, 235, 235), chip, cv.px(16))
         pygame.draw.circle(surf, RED, chip, cv.px(12))
-        surf.blit(chips, chips.get_rect(midleft=cv.point(bx - w / 2 + 42, by)))
+        cv.text_px(fmt_chips(s.bet), "bold", cv.px(size), TEXT, cv.point(bx - w / 2 + 42, by),
+                   "midleft")
 
 
 def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: float,
@@ -188,20 +239,22 @@ def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: fl
     cv.panel(box, fill=fill, edge=edge, radius=16, width=7 if (acting or won) else 3)
     # cards on the left: faces only from shown_cards, backs for unrevealed hands
     cw, ch = SMALL_CARD
-    top = y0 + 12
+    top = y0 + 10
     if s.shown_cards:
         for i, c in enumerate(s.shown_cards[:2]):
-            draw_face(cv, cv.rect(x0 + 12 + i * (cw + 6), top, cw, ch), c)
+            draw_face(cv, cv.rect(x0 + 10 + i * (cw + 4), top, cw, ch), c)
     elif s.has_cards and not folded:
         for i in range(2):
-            draw_back(cv, cv.rect(x0 + 12 + i * (cw * 0.55), top, cw, ch))
-    tx = x0 + 12 + 2 * cw + 18
-    tw = x0 + SEAT_W - tx - 12
-    name = _fit_name(cv, s.name or f"Seat {s.seat}", tw - 24)
-    cv.text(name, "bold", 30, TEXT if not folded else MUTED, (tx, y0 + 10), max_width=tw - 24)
-    cv.text(str(s.seat), "bold", 22, MUTED, (x0 + SEAT_W - 12, y0 + 10), "topright")
-    cv.text(fmt_chips(s.stack), "bold", 36, ACCENT if not folded else MUTED, (tx, y0 + 50),
-            max_width=tw)
+            draw_back(cv, cv.rect(x0 + 10 + i * (cw * 0.55), top, cw, ch))
+    tx = x0 + 10 + 2 * cw + 14
+    tw = x0 + SEAT_W - tx - 10
+    lg = legible(cv)
+    cv.text(s.name or f"Seat {s.seat}", "bold", max(34.0, lg), TEXT if not folded else MUTED,
+            (tx, y0 + 4), max_width=tw - 22)
+    cv.text(str(s.seat), "bold", 22, MUTED, (x0 + SEAT_W - 10, y0 + 8), "topright",
+            minor=True)  # the seat's number is printed on the felt too
+    cv.text(fmt_chips(s.stack), "bold", max(38.0, lg), ACCENT if not folded else MUTED,
+            (tx, y0 + 8 + max(34.0, lg) * 1.17), max_width=tw)
     # the band at the bottom of the box: what matters most about this seat now
     band: tuple[str, tuple[int, int, int] | None, tuple[int, int, int]] | None = None
     if description:
@@ -211,6 +264,9 @@ def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: fl
         to_call = legal.call_amount if legal is not None else view.to_call
         band = ((f"TO ACT • CALL {fmt_chips(to_call)}" if to_call else "TO ACT • CHECK"),
                 ACCENT, (10, 10, 10))
+        if fit_text("bold", legible_px("bold", cv.surface.get_height()), band[0], TEXT,
+                    None).get_width() > cv.px(SEAT_W - 22):  # the gold edge says "to act"
+            band = (band[0].split(" • ", 1)[1], ACCENT, (10, 10, 10))
     elif s.status == "all_in":
         band = ("ALL IN", RED, TEXT)
     elif s.status == "folded":
@@ -219,39 +275,46 @@ def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: fl
         band = ("SITTING OUT", None, MUTED)
     if band is not None:
         text, bg, fg = band
-        r = cv.rect(x0 + 8, y0 + SEAT_H - 46, SEAT_W - 16, 38)
+        bh = max(40.0, lg * 1.2)
+        r = cv.rect(x0 + 6, y0 + SEAT_H - bh - 6, SEAT_W - 12, bh)
         if bg is not None:
             pygame.draw.rect(cv.surface, bg, r, border_radius=cv.px(10))
-        cv.text_px(text, "bold", cv.px(26), fg, r.center, "center", max_width=r.w - cv.px(10))
+        if description:  # "Full House, Fours over Kings" -> "Full House" when it is too long
+            text = _short_description(cv, text, r.w - cv.px(10))
+        cv.text_px(text, "bold", cv.px(30), fg, r.center, "center", max_width=r.w - cv.px(10))
     if won:
         _pill(cv, f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12), x, y0 - 2, above=True)
     if offline:
         _pill(cv, "DISPLAY OFFLINE", RED, TEXT, x, y0 + SEAT_H + 2, above=False)
 
 
-def _fit_name(cv: Canvas, name: str, width: float) -> str:
-    """``name`` cut with an ellipsis so it fits ``width`` design px at size 30, allowing the
-    caller to shrink it down to 80%."""
-    limit = cv.px(width) * 1.25
-    if fit_text("bold", cv.px(30), name, TEXT, None).get_width() <= limit:
-        return name
-    while len(name) > 3 and fit_text("bold", cv.px(30), name + "…", TEXT,
-                                     None).get_width() > limit:
-        name = name[:-1]
-    return name.rstrip() + "…"
+def legible(cv: Canvas) -> float:
+    """The legible text size of ``cv`` in its design units (see
+    :func:`pi_app.screens.theme.legible_px`)."""
+    return legible_px("bold", cv.surface.get_height()) / cv.s
+
+
+def _short_description(cv: Canvas, text: str, width: int) -> str:
+    """A hand's description, or only its category (before the comma) when the whole does
+    not fit ``width`` real px at the legible size."""
+    size = legible_px("bold", cv.surface.get_height())
+    if fit_text("bold", size, text, TEXT, None).get_width() <= width:
+        return text
+    return text.split(",", 1)[0]
 
 
 def _pill(cv: Canvas, text: str, bg, fg, x: float, y: float, above: bool) -> None:
     """A pill centred on x, its bottom (above=True) or top at y, kept inside the canvas."""
-    h = 38
-    surf = fit_text("bold", cv.px(26), text, fg, cv.px(SEAT_W))
+    size = max(cv.px(26), legible_px("bold", cv.surface.get_height()))
+    surf = fit_text("bold", size, text, fg, cv.px(SEAT_W * 1.5))
+    h = surf.get_height() / cv.s + 4
     w = surf.get_width() / cv.s + 28
     x = min(max(x, w / 2 + 4), cv.dw - w / 2 - 4)
     top = y - h if above else y
     top = min(max(top, 2), cv.dh - h - 2)
     r = cv.rect(x - w / 2, top, w, h)
     pygame.draw.rect(cv.surface, bg, r, border_radius=r.h // 2)
-    cv.surface.blit(surf, surf.get_rect(center=r.center))
+    cv.text_px(text, "bold", size, fg, r.center, "center", max_width=cv.px(SEAT_W * 1.5))
 
 
 def _n_results(view: TablePublicView) -> int:
@@ -276,9 +339,20 @@ def _draw_pots(cv: Canvas, view: TablePublicView, y: float) -> None:
     if not pots:
         return
     parts = [f"{p.label.upper()}  {fmt_chips(p.amount)}" for p in pots]
-    text = "     ".join(parts)
-    cv.text(text, "bold", 40 if len(pots) <= 2 else 32, ACCENT, (cv.dw / 2, y), "midtop",
-            max_width=cv.dw - 2 * SEAT_W - 80)
+    width = cv.dw - 2 * SEAT_W - 80
+    size = max(36.0, legible(cv))
+    lines: list[str] = []  # as many pots on a line as fit, the lines stacked upwards
+    for part in parts:
+        trial = f"{lines[-1]}     {part}" if lines else part
+        if lines and fit_text("bold", cv.px(size), trial, ACCENT, None).get_width() \
+                <= cv.px(width):
+            lines[-1] = trial
+        else:
+            lines.append(part)
+    step = size * 1.2
+    for i, line in enumerate(lines):
+        cv.text(line, "bold", size, ACCENT, (cv.dw / 2, y - (len(lines) - 1 - i) * step),
+                "midtop", max_width=width)
 
 
 def _draw_results(cv: Canvas, view: TablePublicView, y: float) -> None:

@@ -79,6 +79,8 @@ def surface_bytes(surf: pygame.Surface) -> int:
 FONTS: ByteLRU[pygame.font.Font] = ByteLRU(BUDGETS["fonts"], lambda _f: FONT_BYTES)
 TEXTS: ByteLRU[pygame.Surface] = ByteLRU(BUDGETS["text"], surface_bytes)
 GLYPHS: ByteLRU[pygame.Surface] = ByteLRU(BUDGETS["glyphs"], surface_bytes)
+#: whole-area backgrounds drawn once (the table's felt): a few full-screen surfaces at most
+LAYERS: ByteLRU[pygame.Surface] = ByteLRU(BUDGETS["layers"], surface_bytes)
 
 
 def font(kind: str, size: int) -> pygame.font.Font:
@@ -251,8 +253,10 @@ class Canvas:
     def text_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
                 anchor: str = "topleft", max_width: int | None = None, *,
                 minor: bool = False) -> pygame.Rect:
-        """As :meth:`text` in real pixels."""
-        surf = fit_text(kind, size, text, tuple(colour), max_width)
+        """As :meth:`text` in real pixels.  A text that is not ``minor`` is drawn at
+        :func:`legible_px` at least (cut with an ellipsis rather than shrunk below it)."""
+        floor = 8 if minor else legible_px(kind, self.surface.get_height())
+        surf = fit_text(kind, max(size, floor), text, tuple(colour), max_width, floor)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
         if _RECORDERS:
@@ -285,14 +289,46 @@ class Canvas:
 
 
 def fit_text(kind: str, size: int, text: str, colour: tuple[int, int, int],
-             max_width: int | None) -> pygame.Surface:
-    """The cached text surface, at a smaller size when wider than ``max_width``."""
+             max_width: int | None, floor: int = 8) -> pygame.Surface:
+    """The cached text surface, at a smaller size (never under ``floor`` px) when wider
+    than ``max_width``; a text still too wide at ``floor`` is cut with an ellipsis."""
     surf = text_surface(kind, size, text, colour)
-    if max_width is None or surf.get_width() <= max_width or size <= 8:
-        return surf
-    new = max(8, int(size * max_width / surf.get_width()))
+    if max_width is None or surf.get_width() <= max_width or size <= floor:
+        return _elide(kind, size, text, colour, max_width, surf)
+    new = max(floor, int(size * max_width / surf.get_width()))
     surf = text_surface(kind, new, text, colour)
-    while surf.get_width() > max_width and new > 8:
+    while surf.get_width() > max_width and new > floor:
         new -= 1
         surf = text_surface(kind, new, text, colour)
+    return _elide(kind, new, text, colour, max_width, surf)
+
+
+def _elide(kind: str, size: int, text: str, colour: tuple[int, int, int],
+           max_width: int | None, surf: pygame.Surface) -> pygame.Surface:
+    """``surf`` if it fits ``max_width``, else ``text`` cut with "…" until it fits."""
+    if max_width is None or surf.get_width() <= max_width:
+        return surf
+    cut = text
+    while len(cut) > 1 and surf.get_width() > max_width:
+        cut = cut[:-1]
+        surf = text_surface(kind, size, cut.rstrip() + "\u2026", colour)
     return surf
+
+
+#: no text a player needs is smaller than this fraction of the screen's height (its
+#: rendered line box; issue 15: legible from 5 m on a 55-inch TV)
+LEGIBLE_FRACTION = 0.035
+_LEGIBLE: dict[tuple[str, int], int] = {}
+
+
+def legible_px(kind: str, screen_h: int) -> int:
+    """The smallest font size (real px) of ``kind`` whose rendered line box is at least
+    :data:`LEGIBLE_FRACTION` of ``screen_h`` (1080 -> 33 px, 720 -> 22 px for DejaVu)."""
+    key = (kind, screen_h)
+    if key not in _LEGIBLE:
+        need = LEGIBLE_FRACTION * screen_h
+        size = max(6, int(need / 1.4))
+        while font(kind, size).get_height() < need:
+            size += 1
+        _LEGIBLE[key] = size
+    return _LEGIBLE[key]

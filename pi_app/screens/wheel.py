@@ -13,7 +13,16 @@ import math
 import pygame
 
 from engine.views import WheelView
-from pi_app.screens.theme import ACCENT, BG, TEXT, Canvas, fmt_chips, text_surface
+from pi_app.screens.theme import (
+    ACCENT,
+    BG,
+    TEXT,
+    Canvas,
+    fmt_chips,
+    legible_px,
+    note_text,
+    text_surface,
+)
 
 SPIN_SECONDS = 6.0
 TURNS = 5
@@ -63,7 +72,9 @@ def draw_wheel(cv: Canvas, wheel: WheelView, now: float) -> None:
     centre = cv.point(cx, cy)
     r_px = cv.px(radius)
     n = len(wheel.segments)
-    cv.text("BONUS WHEEL", "bold", 72, ACCENT, (cx, cy - radius - 150), "midtop")
+    # the wheel under its own name (seed 000: "Party Pop"), a generic one only without
+    cv.text((wheel.name or "Bonus wheel").upper(), "bold", 72, ACCENT,
+            (cx, cy - radius - 150), "midtop", max_width=cv.dw - 80)
     pygame.draw.circle(cv.surface, (230, 230, 230), centre, r_px + cv.px(12))
     if n:
         seg = 360.0 / n
@@ -84,7 +95,10 @@ def draw_wheel(cv: Canvas, wheel: WheelView, now: float) -> None:
                              max(1, cv.px(3)))
             mid = (a0 + a1) / 2
             fg = (12, 12, 16) if (landed and i == chosen_index(wheel)) else TEXT
-            label = text_surface("bold", cv.px(min(46, 900 / max(n, 1))), fmt_chips(value), fg)
+            label = text_surface("bold", max(cv.px(min(46, 900 / max(n, 1))),
+                                             legible_px("bold", cv.surface.get_height())),
+                                 fmt_chips(value), fg)
+            note_text(fmt_chips(value), label.get_rect())
             turn = -math.degrees(mid) + 90
             if math.sin(mid) < 0:  # left half: keep the numbers upright-ish
                 turn += 180

@@ -52,7 +52,7 @@ def test_compare_detects_a_real_change(tmp_path):
     golden.save(surf, tmp_path / "a.png")
     assert golden.compare(surf, tmp_path / "a.png").ok
     # a changed time field (a few thousand pixels) must fail the comparison
-    pygame.draw.rect(surf, (255, 255, 255), pygame.Rect(100, 100, 200, 100))
+    pygame.draw.rect(surf, (255, 255, 255), pygame.Rect(1190, 110, 200, 100))  # was dark
     bad = golden.compare(surf, tmp_path / "a.png")
     assert not bad.ok and bad.differing >= 200 * 100 * 0.9
     # a one-pixel rasterising wobble is tolerated
