@@ -371,6 +371,12 @@ def bonus_points(config: PointsConfig, *, knockouts: int = 0, high_hands: int = 
     return _bonus(knockouts, config.knockout_bonus, high_hands, config.high_hand_bonus)
 
 
+def points_text(value: Decimal | None) -> str | None:
+    """League points as written: two decimals (they are exact multiples of
+    :data:`POINT_UNIT`), None for None."""
+    return None if value is None else f"{value:.2f}"
+
+
 def league_points(config: PointsConfig, *, n: int, k: int, b: int | float | Decimal,
                   e: int | float | Decimal | None = None, knockouts: int = 0,
                   high_hands: int = 0) -> Decimal:

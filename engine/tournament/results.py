@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import csv
 import io
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
+
+from engine.tournament.points import points_text
 
 if TYPE_CHECKING:
     from engine.tournament.tournament import Tournament
@@ -30,10 +31,6 @@ COLUMNS = ("place", "name", "seat", "entry", "payout", "bounty", "knockouts", "p
            "status")
 
 
-def points_text(value: Decimal | None) -> str | None:
-    """League points as written: two decimals (they are exact multiples of 0.01), None for
-    None."""
-    return None if value is None else f"{value:.2f}"
 
 
 def results(t: Tournament) -> list[dict[str, Any]]:

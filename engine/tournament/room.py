@@ -4,26 +4,47 @@ stack, the wheel's name and, once one player is left, the winner and every place
 
 Pure: computed from a :class:`engine.tournament.tournament.Tournament` on demand (it never
 changes the tournament).  Money is whole currency units, chips are ints and league points
-are two-decimal strings (:func:`engine.tournament.results.points_text`).
+are two-decimal strings (:func:`engine.tournament.points.points_text`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
+from engine.tournament.clock import Clock
+from engine.tournament.entrant import Entrant
 from engine.tournament.points import league_points as _points
-from engine.tournament.results import points_text
+from engine.tournament.points import points_text
+from engine.tournament.structure import Structure
 from engine.views import PlaceLine, RoomView
 
-if TYPE_CHECKING:
-    from engine.tournament.entrant import Entrant
-    from engine.tournament.tournament import Tournament
+
+class RoomReading(Protocol):
+    """What the room view reads of a :class:`engine.tournament.tournament.Tournament`."""
+
+    @property
+    def structure(self) -> Structure: ...
+    @property
+    def entrants(self) -> Sequence[Entrant]: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def heads_up_hands(self) -> int | None: ...
+
+    def payouts(self) -> list[tuple[int, int]]: ...
+    def league_points(self) -> dict[int, float]: ...
+    def standings(self) -> list[tuple[int | None, Entrant]]: ...
+    def round_entrants(self) -> list[Entrant]: ...
+    def registration_open(self) -> bool: ...
 
 #: places whose league points the screen lists at most (our choice: what fits one panel)
 POINTS_PLACES = 5
 
 
-def room_view(t: Tournament) -> RoomView:
+def room_view(t: RoomReading) -> RoomView:
     """The :class:`engine.views.RoomView` of ``t`` now (does not change state)."""
     s = t.structure
     pay = dict(t.payouts())
@@ -42,7 +63,7 @@ def room_view(t: Tournament) -> RoomView:
         finished=finished, places=places, decided=_decided(t) if finished else "")
 
 
-def late_entry_stack(t: Tournament) -> int | None:
+def late_entry_stack(t: RoomReading) -> int | None:
     """The chips a late entry would get now (the starting stack less the deduction of the
     level being played, seed 000), or None when late registration is not open."""
     if not t.clock.started or t.structure.qualifiers is not None or not t.registration_open():
@@ -56,7 +77,7 @@ def _line(place: int, e: Entrant, pay: dict[int, int], points: dict[int, float])
                      points="" if value == "0.00" else value)
 
 
-def _points_table(t: Tournament) -> tuple[tuple[int, str], ...]:
+def _points_table(t: RoomReading) -> tuple[tuple[int, str], ...]:
     """(place, points) for tonight's field, at most :data:`POINTS_PLACES` places with points
     (knockout and high-hand bonuses not included)."""
     cfg = t.structure.points
@@ -72,7 +93,7 @@ def _points_table(t: Tournament) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
-def _bounty_holder(t: Tournament) -> str:
+def _bounty_holder(t: RoomReading) -> str:
     """Who holds the bounty chip: its first holder, or whoever knocked them out."""
     holder = next((e for e in t.round_entrants() if e.bounty), None)
     seen: set[int] = set()
@@ -83,7 +104,7 @@ def _bounty_holder(t: Tournament) -> str:
     return holder.name if holder is not None else ""
 
 
-def _decided(t: Tournament) -> str:
+def _decided(t: RoomReading) -> str:
     """How the end came, when it was not by the last chip: the heads-up hand limit."""
     limit = t.structure.heads_up_hand_limit
     if limit and t.heads_up_hands is not None and t.heads_up_hands >= limit:
