@@ -32,8 +32,8 @@ def sections(clock: ClockView, room: RoomView | None
         return out
     if room.points:
         out.append(("LEAGUE POINTS", [(ordinal(p), pts) for p, pts in room.points[:3]]))
-    if room.stacks:
-        name, chips = room.stacks[0]
+    if room.stacks and (len(room.stacks) == 1 or room.stacks[1][1] < room.stacks[0][1]):
+        name, chips = room.stacks[0]  # a leader only when no one ties the most chips
         out.append(("CHIP LEADER", [(name, fmt_chips(chips))]))
     if room.bounty_holder:
         out.append(("BOUNTY CHIP", [(room.bounty_holder, "")]))
