@@ -10,6 +10,7 @@ are two-decimal strings (:func:`engine.tournament.points.points_text`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Protocol
 
 from engine.tournament.clock import Clock
@@ -35,7 +36,7 @@ class RoomReading(Protocol):
     def heads_up_hands(self) -> int | None: ...
 
     def payouts(self) -> list[tuple[int, int]]: ...
-    def league_points(self) -> dict[int, float]: ...
+    def league_points(self) -> dict[int, Decimal]: ...
     def standings(self) -> list[tuple[int | None, Entrant]]: ...
     def round_entrants(self) -> list[Entrant]: ...
     def registration_open(self) -> bool: ...
@@ -71,7 +72,8 @@ def late_entry_stack(t: RoomReading) -> int | None:
     return t.structure.starting_stack - t.structure.late_deduction(t.clock.level.number)
 
 
-def _line(place: int, e: Entrant, pay: dict[int, int], points: dict[int, float]) -> PlaceLine:
+def _line(place: int, e: Entrant, pay: dict[int, int],
+          points: dict[int, Decimal]) -> PlaceLine:
     value = points_text(points.get(e.entry_id)) or ""
     return PlaceLine(place=place, name=e.name, payout=pay.get(place, 0),
                      points="" if value == "0.00" else value)
