@@ -45,7 +45,8 @@ TINY = {
     "census7.py": ["--sample", "2000", "--raw", "2000"],
     "bench_night.py": ["--seconds", "90"],
     "bench_idle.py": ["--seconds", "1", "--warmup", "1"],
-    "bench_equity.py": ["--spots", "2", "--samples", "500"],
+    "bench_equity.py": ["--spots", "2", "--samples", "500", "--exact-spots", "1",
+                        "--exact-boards", "2000"],
     "bench_console.py": ["--clients", "2", "--commands", "3", "--idle", "0.5"],
     "bench_page_weight.py": [],
 }

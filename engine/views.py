@@ -22,6 +22,7 @@ consumer keeps working.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from engine.cards import Card
 
@@ -229,6 +230,41 @@ class RoomView:
 
 
 @dataclass(frozen=True)
+class OddsHand:
+    """One live hand of an all-in: ``seat`` (1-based), its tabled ``cards`` and its chance
+    to win the main pot outright and to tie for it (exact fractions from 0 to 1)."""
+
+    seat: int
+    name: str
+    cards: tuple[Card, ...]
+    win: Fraction
+    tie: Fraction
+
+
+@dataclass(frozen=True)
+class OddsPot:
+    """One pot's odds: its ``seats`` eligible (1-based) and, in that order, each one's chance
+    to win it outright and to tie for it."""
+
+    label: str
+    amount: int
+    seats: tuple[int, ...]
+    win: tuple[Fraction, ...]
+    tie: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True)
+class OddsView:
+    """The live all-in odds (:mod:`engine.betting.odds_view`): only while no player can act.
+    ``exact``: every runout enumerated (from the flop on), else a seeded Monte Carlo."""
+
+    street: str
+    hands: tuple[OddsHand, ...]
+    pots: tuple[OddsPot, ...]
+    exact: bool
+
+
+@dataclass(frozen=True)
 class ScreenState:
     """Everything the TV draws in one frame (all public)."""
 
@@ -242,3 +278,4 @@ class ScreenState:
     now: float = 0.0
     extra: dict[str, str] = field(default_factory=dict)
     room: RoomView | None = None  # the room's panels and the winner screen
+    odds: OddsView | None = None  # live all-in odds, only once betting is closed

@@ -193,7 +193,7 @@ class _Tally:
     def run(self, holes: list[tuple[int, int]], board: tuple[int, ...],
             runouts: Iterator[tuple[int, ...]]) -> int:
         """Count every runout; returns how many there were."""
-        single = len(self.pots) == 1 and len(self.pots[0]) == len(holes)
+        single = len(self.pots) == 1 and self.pots[0] == tuple(range(len(holes)))
         if single and len(holes) == 2:
             return self._run_heads_up(holes, board, runouts)
         count = 0

@@ -3,7 +3,9 @@
 Derived on demand, never stored, from a :class:`TableReading`: the public reading side of
 :class:`engine.table.core.TableCore`.  The TV's view is
 public (never an unrevealed hole card: :meth:`engine.dealing.procedure.DealingProcedure.public_view`
-guarantees it for the hand); a seat's view holds that seat's own cards only.
+guarantees it for the hand; the all-in odds hold the live hands' cards only once no player
+can act, when TDA 16 tables them: :mod:`engine.betting.odds_view`); a seat's view holds that
+seat's own cards only.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from collections.abc import Mapping, Set
 from typing import Any, Protocol
 
 from engine.betting.hand import Hand
+from engine.betting.odds_view import odds_view
 from engine.betting.seat_input import IDLE, SeatInput
 from engine.dealing.procedure import DealingProcedure
 from engine.tournament.tournament import Tournament
@@ -74,8 +77,11 @@ def screen_state(core: TableReading) -> ScreenState:
     wheel = core.tournament.wheel_view()
     if wheel is not None and t - wheel.started_at > WHEEL_SECONDS:
         wheel = None
+    odds = None
+    if core.proc is not None and core.hand is not None:
+        odds = odds_view(core.hand, core.names())
     return ScreenState(clock=core.tournament.clock_view(t), table=table, ruling=ruling,
-                       wheel=wheel,
+                       wheel=wheel, odds=odds,
                        offline=tuple(sorted(core.offline)), alarm=alarm,
                        layout=core.settings.layout, now=t,
                        room=core.tournament.room_view())

@@ -80,5 +80,6 @@ def public_state(core: TableCore) -> dict[str, Any]:
         "players": players(core), "players_left": len(tour.active()),
         "entries": len(tour.entries()), "payouts": [list(p) for p in tour.payouts()],
         "results": results(tour), "finished": bool(tour.finished),
-        "screen": jsonable(dataclasses.replace(screen, now=0.0, extra={})),
+        # the all-in odds are the TV's alone (exact fractions; the page has no panel for them)
+        "screen": jsonable(dataclasses.replace(screen, now=0.0, extra={}, odds=None)),
     }

@@ -4,7 +4,8 @@
 pygame surface (1920x1080, 1280x720 or other sizes: everything scales from the surface
 size).  ``state.layout`` picks ``"clock"``, ``"table"`` or ``"split"``, and the winner screen
 (:mod:`pi_app.screens.winner`) replaces them once one player is left; the bonus wheel, the
-ruling banner, the device status strip, the season panel (:mod:`pi_app.screens.season`)
+ruling banner, the device status strip, the all-in odds (:mod:`pi_app.screens.odds`), the
+season panel (:mod:`pi_app.screens.season`)
 and the pairing panel (:mod:`pi_app.screens.pairing`) are drawn over any layout.
 
 :class:`ScreenRenderer` keeps the last state drawn and redraws as little as possible:
@@ -24,6 +25,7 @@ import pygame
 from engine.cards import Card
 from engine.views import ClockView, ScreenState
 from pi_app.screens import clock as clock_mod
+from pi_app.screens.odds import draw_odds
 from pi_app.screens.overlays import (
     STRIP_H,
     draw_ruling,
@@ -101,6 +103,8 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     if state.wheel is not None:
         draw_wheel(Canvas(surface, root.rect(0, top, root.dw, root.dh - top),
                           faces=root.faces), state.wheel, state.now)
+    if state.odds is not None:
+        draw_odds(root, state.odds)
     season = season_of(state)
     if season is not None:
         draw_season(root, *season, state.clock)
@@ -197,7 +201,7 @@ class ScreenRenderer:
                 self._last, self._last_tick = state, tick
                 return []
             if state.ruling is None and state.wheel is None and state.clock is not None \
-                    and season_of(state) is None and fr is not None \
+                    and season_of(state) is None and state.odds is None and fr is not None \
                     and fr.clock_canvas is not None and fr.clock_layout is not None:
                 fr.clock_canvas.surface = surface
                 rects = clock_mod.draw_ticking(fr.clock_canvas, fr.clock_layout, state.clock)

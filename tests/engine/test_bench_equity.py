@@ -12,11 +12,14 @@ from tests.data_paths import REPO
 def test_equity_bench_runs_tiny_and_prints_ratios_against_eval7():
     proc = subprocess.run(
         [sys.executable, str(REPO / "bench" / "bench_equity.py"), "--spots", "2",
-         "--samples", "500"], capture_output=True, text=True, timeout=300, check=False)
+         "--samples", "500", "--exact-spots", "1", "--exact-boards", "2000"], capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        "heads-up preflop, 500 boards, 2 spots", "3-way flop, exact, 2 spots"]
-    for line in lines:
+        "heads-up preflop, 500 boards, 2 spots", "3-way flop, exact, 2 spots",
+        "heads-up preflop vs eval7 exact (first 2,000 boards scaled), 1 spots", "bar"]
+    assert re.search(r"1/75 of eval7's exact enumeration: (met|NOT met) \(eval7/ours median "
+                     r"\d+\.\d\)$", lines[3]), lines[3]
+    for line in lines[:3]:
         assert re.search(r"ratio ours/eval7 median \d+\.\d\d, p99 \d+\.\d\d$", line), line
     assert "bench_equity.py" in (REPO / "bench" / "run_all.py").read_text()

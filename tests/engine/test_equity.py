@@ -166,3 +166,12 @@ def test_too_few_cards_left_for_the_board():
         all_in_odds(hands)
     with pytest.raises(InvalidCardError):
         all_in_odds([("As", "Kd"), parse_cards("QsQd")])  # text, not cards
+
+
+def test_one_pot_in_another_order_than_the_hands_keeps_its_own_order():
+    hands = [parse_cards("AhKh"), parse_cards("QsQd")]
+    board = parse_cards("2c7d9h")
+    given = all_in_odds(hands, board)
+    turned = all_in_odds(hands, board, pots=[[1, 0]])
+    assert turned.main.eligible == (1, 0)
+    assert turned.main.win == given.main.win[::-1] and turned.main.share == given.main.share[::-1]

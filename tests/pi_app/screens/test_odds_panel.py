@@ -1,0 +1,87 @@
+"""The TV's all-in odds panel: drawn only from ``ScreenState.odds`` (which the engine sets
+only once no player can act), every text legible at 1080p and 720p, the faces it draws are
+the tabled all-in hands, percentages rounded from the exact fractions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+import pygame
+import pytest
+
+from engine.betting.equity import all_in_odds
+from engine.cards import parse_cards
+from engine.views import OddsHand, OddsPot, OddsView, ScreenState
+from pi_app.screens import ScreenRenderer, render_frame
+from pi_app.screens.odds import MAX_HANDS, draw_odds, percent
+from pi_app.screens.samples import CLOCK, table_side_pots
+from pi_app.screens.theme import Canvas
+
+HOLES = [parse_cards(h) for h in ("AhKh", "QsQd", "7c7d")]
+SEATS = (1, 2, 3)
+
+
+def view() -> OddsView:
+    odds = all_in_odds(HOLES, parse_cards("2c7s9h"), pots=[[0, 1, 2], [1, 2]])
+    hands = tuple(OddsHand(s, f"P{s}", tuple(h), odds.main.win[i], odds.main.tie[i])
+                  for i, (s, h) in enumerate(zip(SEATS, HOLES, strict=True)))
+    pots = tuple(OddsPot("Main pot" if k == 0 else f"Side pot {k}", 1_000,
+                         tuple(SEATS[i] for i in p.eligible), p.win, p.tie)
+                 for k, p in enumerate(odds.pots))
+    return OddsView("flop", hands, pots, odds.exact)
+
+
+def test_percent_rounds_the_exact_fraction_half_up():
+    assert percent(Fraction(3, 8)) == "37.5%"
+    assert percent(Fraction(1, 3)) == "33.3%" and percent(Fraction(2, 3)) == "66.7%"
+    assert percent(Fraction(1)) == "100.0%" and percent(Fraction(0)) == "0.0%"
+    assert percent(Fraction(1, 2000)) == "0.1%" and percent(Fraction(1, 2001)) == "0.0%"
+
+
+class Recording(Canvas):
+    boxes: list[pygame.Rect]
+
+    def text_px(self, *args, **kw):  # type: ignore[override]
+        r = super().text_px(*args, **kw)
+        self.boxes.append(r)
+        return r
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_every_text_is_legible_and_the_faces_are_the_tabled_hands(size):
+    surf = pygame.Surface(size)
+    cv = Recording(surf)
+    cv.boxes = []
+    panel = draw_odds(cv, view())
+    assert len(cv.boxes) == 3 + 3 * 3 + 1 + 1  # header, hands, one side pot, footer
+    assert min(b.height for b in cv.boxes) >= 0.035 * size[1]
+    assert all(panel.contains(b) for b in cv.boxes)
+    assert cv.faces == [c for h in HOLES for c in h]
+
+
+def test_the_renderer_draws_the_panel_only_with_odds():
+    surf = pygame.Surface((1920, 1080))
+    state = ScreenState(clock=CLOCK, table=table_side_pots(), layout="split")
+    plain = render_frame(surf, state)
+    public = set(state.table.board) | {c for s in state.table.seats for c in s.shown_cards}
+    assert set(plain.faces) <= public
+    shown = render_frame(surf, replace(state, odds=view()))
+    tabled = {c for h in HOLES for c in h}
+    assert set(shown.faces) <= public | tabled and tabled <= set(shown.faces)
+
+
+def test_many_hands_are_cut_to_fit():
+    many = replace(view(), hands=view().hands * 3)
+    cv = Canvas(pygame.Surface((1920, 1080)))
+    draw_odds(cv, many)
+    assert len(cv.faces) == 2 * MAX_HANDS
+
+
+def test_a_clock_tick_under_the_panel_redraws_the_whole_frame():
+    r = ScreenRenderer()
+    surf = pygame.Surface((1920, 1080))
+    state = ScreenState(clock=CLOCK, table=table_side_pots(), layout="split", odds=view())
+    r.render(surf, state)
+    later = replace(state, clock=replace(CLOCK, remaining_seconds=CLOCK.remaining_seconds - 1))
+    assert r.render(surf, later) == [surf.get_rect()]
