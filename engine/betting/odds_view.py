@@ -4,7 +4,8 @@ once no player can act again in the hand.
 :func:`odds_view` gives an :class:`engine.views.OddsView` of a hand in progress, or None.
 It is not None only when **all betting is closed for the rest of the hand**:
 
-* the hand is neither complete, void nor at its showdown (the showdown shows the result);
+* the hand is neither complete, void nor at its showdown (the showdown shows the result),
+  and no street is half dealt (the board has 0, 3 or 4 cards);
 * no seat is to act (:attr:`Hand.actor` is None: the betting round is over);
 * two or more hands are live (not folded) and at least one of them is all in;
 * at most one live hand still has chips behind, so nobody can bet on a later street;
@@ -42,8 +43,9 @@ STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 def betting_closed_all_in(hand: HandReading) -> bool:
     """Whether no player can act again in ``hand`` and two or more live hands face an
     all-in (the conditions in the module docstring)."""
-    if hand.is_complete or hand.is_void or hand.street == SHOWDOWN or hand.actor is not None:
-        return False
+    if hand.is_complete or hand.is_void or hand.street == SHOWDOWN or hand.actor is not None \
+            or len(hand.board) not in STREETS or len(hand.board) == 5:
+        return False  # also while a street's cards are coming (a board of 1 or 2 cards)
     live = [s for s in hand.seats if hand.status(s) != "folded"]
     if len(live) < 2:
         return False

@@ -1,23 +1,28 @@
 """Secrets at the level of the whole table: while simulated tournaments are played, no
-unrevealed hole card reaches the TV's view, another seat's display, an INFO log line or a
-public hand history."""
+unrevealed hole card reaches the TV's view (its all-in odds included), another seat's
+display, an INFO log line or a public hand history."""
 
 from __future__ import annotations
 
 import re
 
+from engine.betting.odds_view import betting_closed_all_in
 from engine.effects import HandHistory, LogLine
 from engine.table.core import TableCore, TableSettings
 from pi_app.sim.policy import LateEntry, next_step, step_event
 
 
 def _secret_cards(core):
-    """Hole cards dealt and not (yet) shown or exposed."""
+    """Hole cards dealt and not (yet) shown, exposed or tabled for an all-in (TDA 16: once
+    no player can act, the all-in hands are face up and the TV shows their odds)."""
     proc = core.proc
     if proc is None:
         return set()
     hand = proc.hand
     exposed = {d.card for d in proc.draws if d.exposed and d.card is not None}
+    if betting_closed_all_in(hand):
+        exposed |= {c for s in hand.seats if hand.status(s) != "folded"
+                    for c in hand.hole_cards(s)}
     out = set()
     for seat in hand.seats:
         shown = set(hand.shown_cards(seat))
@@ -26,10 +31,11 @@ def _secret_cards(core):
 
 
 def _cards_on_screen(screen):
+    odds = {c for h in screen.odds.hands for c in h.cards} if screen.odds else set()
     table = screen.table
     if table is None:
-        return set()
-    cards = set(table.board)
+        return odds
+    cards = set(table.board) | odds
     for s in table.seats:
         cards |= set(s.shown_cards)
     return cards
