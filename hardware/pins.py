@@ -160,6 +160,9 @@ def pin_map_from_config(cfg: Mapping[str, Any] | None) -> PinMap:
                 seat = int(key)
             except (TypeError, ValueError):
                 raise PinConfigError(f"pin map: seat {key!r} must be an integer >= 1") from None
+            if str(key) != str(seat):
+                raise PinConfigError(f"pin map: write seat {key!r} as {seat}, without leading "
+                                     "zeros or spaces, so that two keys never name one seat")
             if not isinstance(buttons, Mapping):
                 raise PinConfigError(f"pin map: seat {seat} must map button names to pins")
             seats[seat] = dict(buttons)

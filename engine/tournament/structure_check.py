@@ -202,6 +202,10 @@ class Validator:
             except ValueError:
                 self.bad("[chips.starting]", f"{k!r} is not a denomination")
                 continue
+            if str(k) != str(d):
+                self.bad("[chips.starting]", f"write the denomination {k!r} as {d}, without "
+                                             "leading zeros or spaces")
+                continue
             if d not in denoms:
                 self.bad("[chips.starting]", f"denomination {d} is not in the chip set")
             if not _is_int(v) or v < 0:

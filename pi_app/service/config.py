@@ -466,6 +466,8 @@ def _buttons(c: _Checker, seats: tuple[int, ...], backends: dict[str, str]
         raise c.fail("buttons.hold_time",
                      f"must be more than bounce_time ({bounce} s), got {hold} "
                      "(a hold is a press longer than hold_time: hardware/debounce.py)")
+    for key in sec.get("seats") or {}:
+        _seat_key(c, f"buttons.seats.{key}", key)
     for part in ("seats", "dealer"):
         for key, buttons in (sec.get(part) or {}).items():
             items = buttons.items() if part == "seats" and isinstance(buttons, dict) else (

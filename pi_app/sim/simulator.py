@@ -203,6 +203,20 @@ class _Hardware:
 class Simulation:
     """One simulated run (build with options, then :meth:`run`)."""
 
+    def _resumable(self, opts: SimOptions) -> TableSettings:
+        """The settings a resumed journal must hold.  When the structure file cannot be
+        read now, the house profile it named is taken from the journal's recorded copy
+        (unless ``--profile`` names one), since the resume plays that copy."""
+        from engine.tournament.structure import StructureError
+        from engine.tournament.structure_file import load_structure
+
+        if opts.profile is None:
+            try:
+                load_structure(opts.preset)
+            except StructureError:
+                return dataclasses.replace(self.settings, profile=self.core.settings.profile)
+        return self.settings
+
     def __init__(self, opts: SimOptions, settings: TableSettings | None = None) -> None:
         self.opts = opts
         self.settings = settings or settings_for(opts)
@@ -249,7 +263,7 @@ class Simulation:
             journal_path=journal, resume=opts.resume, devices=devices,
             accept_loss=opts.accept_journal_loss)
         self.loop = self.service.loop
-        if self.service.recovered is not None and self.core.settings != self.settings:
+        if self.service.recovered is not None and self.core.settings != self._resumable(opts):
             made = self.core.settings
             self.service.close()
             raise SimError(

@@ -58,6 +58,8 @@ def test_config_with_string_seat_keys_and_default_dealer():
     ({"seats": {"x": {"fold": 5}}}, "integer"),
     ({"seats": {"1": {"fold": 5}, "2": {"fold": "GPIO5"}}, "dealer": {}}, "used by both"),
     ({"dealer": {"shuffle": 5}}, "not one of"),
+    ({"seats": {"1": {"fold": 5}, "01": {"fold": 6}}}, "without leading zeros"),
+    ({"seats": {"1 ": {"fold": 5}}}, "without leading zeros"),
 ])
 def test_bad_pin_maps_raise_typed_errors(cfg, words):
     with pytest.raises(PinConfigError, match=words) as info:

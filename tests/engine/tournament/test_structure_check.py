@@ -29,3 +29,14 @@ def test_an_amount_the_chips_cannot_make_is_still_refused():
                                                                 "small_blind = 15")
     with pytest.raises(StructureError, match="small blind 15 cannot be made"):
         parse_structure(text, "x.toml")
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_denomination_with_a_leading_zero_is_refused(count: int) -> None:
+    """``1000 = 3`` and ``01000 = n`` would both name the 1,000 chip, the second winning."""
+    text = (DATA / "seed004_chip_set.toml").read_text()
+    start = text.index("[chips.starting]")
+    first = text.index("\n", start) + 1
+    text = text[:first] + f"0{text[first:].split(' ', 1)[0]} = {count}\n" + text[first:]
+    with pytest.raises(StructureError, match="without leading zeros"):
+        parse_structure(text, "x.toml")

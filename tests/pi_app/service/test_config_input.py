@@ -82,3 +82,13 @@ def test_control_characters_in_names(name: str) -> None:
 def test_names_with_accents_and_emoji_pass() -> None:
     cfg = parse_config('[table]\nname = "Café 🂡"\n[seats.names]\n1 = "Zoë"\n', "t.toml")
     assert cfg.name == "Café 🂡" and cfg.names[1] == "Zoë"
+
+
+@pytest.mark.parametrize("key", ["01", '"1 "', '" 1"'])
+def test_button_seat_keys_name_one_seat_only(key: str) -> None:
+    """Seat keys "1" and "01" would both name seat 1, the second silently winning."""
+    text = ("[buttons.seats]\n1 = { fold = 5, check_call = 6, bet_raise = 13 }\n"
+            f"{key} = {{ fold = 14, check_call = 15, bet_raise = 27 }}\n")
+    with pytest.raises(ConfigError, match="without leading zeros") as info:
+        parse_config(text, "t.toml")
+    assert "buttons.seats." in str(info.value)

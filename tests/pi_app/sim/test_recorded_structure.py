@@ -22,10 +22,13 @@ def _sim(structure: Path, journal: Path, *extra: str, **env: str):
                    REPO, **env)
 
 
-@pytest.mark.parametrize("change", ["edited", "deleted"])
-def test_a_resume_plays_the_structure_recorded_in_the_journal(tmp_path: Path,
+@pytest.mark.parametrize("preset, change", [("phat-ace", "edited"), ("phat-ace", "deleted"),
+                                            ("gunpowder", "deleted")])
+def test_a_resume_plays_the_structure_recorded_in_the_journal(tmp_path: Path, preset: str,
                                                               change: str) -> None:
-    text = structure_source("phat-ace")[0]
+    """gunpowder names its own house profile: with the file gone, the resume takes the
+    profile from the journal's copy instead of refusing the run as another one's."""
+    text = structure_source(preset)[0]
     assert "big_blind = " in text
     structure = tmp_path / "house.toml"
     structure.write_text(text, encoding="utf-8")
