@@ -16,7 +16,7 @@ from engine.views import OddsHand, OddsPot, OddsView, ScreenState
 from pi_app.screens import ScreenRenderer, render_frame
 from pi_app.screens.odds import MAX_HANDS, draw_odds, percent
 from pi_app.screens.samples import CLOCK, table_side_pots
-from pi_app.screens.theme import Canvas
+from pi_app.screens.theme import Canvas, record_texts
 
 HOLES = [parse_cards(h) for h in ("AhKh", "QsQd", "7c7d")]
 SEATS = (1, 2, 3)
@@ -39,24 +39,17 @@ def test_percent_rounds_the_exact_fraction_half_up():
     assert percent(Fraction(1, 2000)) == "0.1%" and percent(Fraction(1, 2001)) == "0.0%"
 
 
-class Recording(Canvas):
-    boxes: list[pygame.Rect]
-
-    def text_px(self, *args, **kw):  # type: ignore[override]
-        r = super().text_px(*args, **kw)
-        self.boxes.append(r)
-        return r
-
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
 def test_every_text_is_legible_and_the_faces_are_the_tabled_hands(size):
     surf = pygame.Surface(size)
-    cv = Recording(surf)
-    cv.boxes = []
-    panel = draw_odds(cv, view())
-    assert len(cv.boxes) == 3 + 3 * 3 + 1 + 1  # header, hands, one side pot, footer
-    assert min(b.height for b in cv.boxes) >= 0.035 * size[1]
-    assert all(panel.contains(b) for b in cv.boxes)
+    cv = Canvas(surf)
+    with record_texts() as drawn:
+        panel = draw_odds(cv, view())
+    boxes = [t.rect for t in drawn]
+    assert len(boxes) == 3 + 3 * 3 + 1 + 1  # header, hands, one side pot, footer
+    assert min(b.height for b in boxes) >= 0.035 * size[1]
+    assert all(panel.contains(b) for b in boxes)
     assert cv.faces == [c for h in HOLES for c in h]
 
 

@@ -26,7 +26,7 @@ from pi_app.screens.season import (
     season_of,
     with_season,
 )
-from pi_app.screens.theme import Canvas
+from pi_app.screens.theme import Canvas, record_texts
 from pi_app.service.season_store import Season, season_path
 from tests.data_paths import DATA
 
@@ -50,31 +50,22 @@ def test_with_season_keeps_the_top_lines_and_the_next_night():
     assert between_tournaments(st) and not between_tournaments(replace(st, clock=CLOCK))
 
 
-class Recording(Canvas):
-    """A canvas that keeps the rect of every text it draws."""
-
-    boxes: list[pygame.Rect]
-
-    def text_px(self, *args, **kw):  # type: ignore[override]
-        r = super().text_px(*args, **kw)
-        self.boxes.append(r)
-        return r
-
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
 def test_every_text_is_legible_from_five_metres(size):
     surf = pygame.Surface(size)
-    cv = Recording(surf)
-    cv.boxes = []
+    cv = Canvas(surf)
     rows, nxt = season_of(with_season(ScreenState(clock=NOT_STARTED), TABLE,
                                       dt.date(2026, 1, 20)))
-    panel = draw_season(cv, rows, nxt, replace(NOT_STARTED, tournament_name="Thursday "
-                                                "Gunpowder League of the Month"))
-    assert len(cv.boxes) == 3 + 3 * SHOWN + 5 + 3
-    low = min(b.height for b in cv.boxes)
+    with record_texts() as drawn:
+        panel = draw_season(cv, rows, nxt, replace(NOT_STARTED, tournament_name="Thursday "
+                                                    "Gunpowder League of the Month"))
+    boxes = [t.rect for t in drawn]
+    assert len(boxes) == 3 + 3 * SHOWN + 5 + 3
+    low = min(b.height for b in boxes)
     assert low >= 0.035 * size[1], (low, size)
-    assert all(panel.contains(b) for b in cv.boxes[:3 + 3 * SHOWN])
-    assert all(surf.get_rect().contains(b) for b in cv.boxes)
+    assert all(panel.contains(b) for b in boxes[:3 + 3 * SHOWN])
+    assert all(surf.get_rect().contains(b) for b in boxes)
 
 
 def test_the_panel_is_drawn_over_the_clock_only_with_its_key():
