@@ -32,7 +32,7 @@ import errno
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Self
 
@@ -47,6 +47,7 @@ from engine.events import (
 )
 from hardware.debounce import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME, Debouncer, Decision
 from hardware.enqueue import enqueue
+from hardware.health import Health
 from hardware.pins import DEFAULT_PIN_MAP, PinMap, make_pin_factory
 
 log = logging.getLogger(__name__)
@@ -92,16 +93,22 @@ class _Key:
     button: str
     pin: int | str
     debouncer: Debouncer
+    health: Health
     device: Any = None
-    online: bool = True
-    reason: str = ""
-    retry_at: float = 0.0
-    backoff: float = DEFAULT_RETRY_INITIAL
     stuck: bool = False
 
     @property
     def name(self) -> str:
-        return f"button:{self.group}:{self.button}"
+        return key_name(self.group, self.button)
+
+    @property
+    def online(self) -> bool:
+        return self.health.online
+
+
+def key_name(group: int | str, button: str) -> str:
+    """The device name of a key: ``"button:3:fold"``, ``"button:dealer:undo"``."""
+    return f"button:{group}:{button}"
 
 
 class ButtonBank:
@@ -175,9 +182,10 @@ class ButtonBank:
 
     # --- construction and health -------------------------------------------------------
     def _add_key(self, group: int | str, button: str, pin: int | str) -> None:
+        health = Health(key_name(group, button), self._queue,
+                        retry_initial=self.retry_initial, retry_max=self.retry_max)
         self.keys[(group, button)] = _Key(group, button, pin,
-                                          Debouncer(self.bounce_time, self.hold_time),
-                                          backoff=self.retry_initial)
+                                          Debouncer(self.bounce_time, self.hold_time), health)
 
     def _open(self, key: _Key, now: float, *, announce_online: bool = True) -> None:
         # gpiozero's DigitalInputDevice, not its Button: holds are decided by our debouncer,
@@ -195,50 +203,32 @@ class ButtonBank:
         except Exception as exc:  # noqa: BLE001 - any failure of one key must not stop the rest
             if dev is not None:
                 _safe_close(dev)
-            self._mark_offline(key, now, f"cannot open pin {key.pin}: {_describe(exc)}")
+            key.health.failed(now, f"cannot open pin {key.pin}: {_describe(exc)}")
             return
         key.device = dev
-        if not key.online and announce_online:
-            self._mark_online(key, now, f"pin {key.pin} open")
-        key.online = True
-
-    def _mark_offline(self, key: _Key, now: float, reason: str) -> None:
-        if key.online or key.reason != reason:
-            log.warning("%s offline: %s", key.name, reason)
-            self._put(DeviceStatus(t=now, device=key.name, online=False, detail=reason))
-        key.online = False
-        key.reason = reason
-        key.retry_at = now + key.backoff
-        key.backoff = min(key.backoff * 2, self.retry_max)
-
-    def _mark_online(self, key: _Key, now: float, detail: str) -> None:
-        log.info("%s online (%s)", key.name, detail)
-        key.online = True
-        key.reason = ""
-        key.backoff = self.retry_initial
-        self._put(DeviceStatus(t=now, device=key.name, online=True, detail=detail))
+        if announce_online:
+            key.health.works(now, f"pin {key.pin} open")
 
     def _check_health(self, now: float) -> None:
         for key in self.keys.values():
             if key.device is None:
-                if now >= key.retry_at:
+                if now >= key.health.retry_at:
                     self._open(key, now)
                 continue
-            if not key.online and now < key.retry_at:
+            if not key.online and not key.health.retry_due(now):
                 continue
             try:
                 key.device.pin.state  # noqa: B018 - the read is the check
             except Exception as exc:  # noqa: BLE001
-                self._mark_offline(key, now, f"pin {key.pin} unreadable: {_describe(exc)}")
+                key.health.failed(now, f"pin {key.pin} unreadable: {_describe(exc)}")
                 continue
             if key.debouncer.pressed_for(now) >= self.stuck_time:
                 if not key.stuck:
                     key.stuck = True
-                    self._mark_offline(key, now, "stuck pressed (shorted cable or jammed key)")
+                    key.health.failed(now, "stuck pressed (shorted cable or jammed key)")
                 continue
-            if key.stuck or not key.online:
-                key.stuck = False
-                self._mark_online(key, now, f"pin {key.pin} reads again")
+            key.stuck = False
+            key.health.works(now, f"pin {key.pin} reads again")
 
     # --- edges and time ----------------------------------------------------------------
     def _now(self) -> float:
@@ -476,18 +466,47 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def bank_from_config(cfg: dict[str, Any] | None, queue: Any, *,
-                     clock: Callable[[], float] = time.monotonic) -> ButtonBank:
-    """A :class:`ButtonBank` from the ``[buttons]`` config table: ``pin_factory`` (name),
-    ``bounce_time``, ``hold_time``, ``stuck_time`` (seconds), ``sample`` (bool),
-    ``seats``/``dealer`` (pin map, see :func:`hardware.pins.pin_map_from_config`)."""
-    from hardware.pins import pin_map_from_config
+@dataclass(frozen=True)
+class ButtonSettings:
+    """The ``[buttons]`` settings a :class:`ButtonBank` is built from: ``pin_factory`` (a
+    factory name for :func:`hardware.pins.make_pin_factory`, ``"mock"`` or ``"auto"``),
+    ``pin_map``, ``bounce_time``, ``hold_time`` and ``stuck_time`` (seconds), ``sample``
+    (read levels in :meth:`ButtonBank.poll` instead of edge callbacks)."""
 
-    cfg = dict(cfg or {})
-    return ButtonBank(
-        queue, pin_map_from_config(cfg), cfg.get("pin_factory"), clock=clock,
-        bounce_time=float(cfg.get("bounce_time", DEFAULT_BOUNCE_TIME)),
-        hold_time=float(cfg.get("hold_time", DEFAULT_HOLD_TIME)),
-        stuck_time=float(cfg.get("stuck_time", DEFAULT_STUCK_TIME)),
-        sample=bool(cfg.get("sample", False)),
-    )
+    pin_factory: str = "auto"
+    pin_map: PinMap = DEFAULT_PIN_MAP
+    bounce_time: float = DEFAULT_BOUNCE_TIME
+    hold_time: float = DEFAULT_HOLD_TIME
+    stuck_time: float = DEFAULT_STUCK_TIME
+    sample: bool = False
+
+    @classmethod
+    def from_mapping(cls, cfg: Mapping[str, Any] | None) -> ButtonSettings:
+        """From a ``[buttons]`` table: the fields' keys, with ``seats``/``dealer`` in the
+        shape of :func:`hardware.pins.pin_map_from_config`.
+
+        Raises:
+            PinConfigError: a bad pin map.
+        """
+        from hardware.pins import pin_map_from_config
+
+        cfg = dict(cfg or {})
+        return cls(pin_factory=cfg.get("pin_factory") or "auto",
+                   pin_map=pin_map_from_config(cfg),
+                   bounce_time=float(cfg.get("bounce_time", DEFAULT_BOUNCE_TIME)),
+                   hold_time=float(cfg.get("hold_time", DEFAULT_HOLD_TIME)),
+                   stuck_time=float(cfg.get("stuck_time", DEFAULT_STUCK_TIME)),
+                   sample=bool(cfg.get("sample", False)))
+
+    def make(self, queue: Any, *, clock: Callable[[], float] = time.monotonic) -> ButtonBank:
+        """The :class:`ButtonBank` of these settings (no poller started)."""
+        return ButtonBank(queue, self.pin_map, self.pin_factory, clock=clock,
+                          bounce_time=self.bounce_time, hold_time=self.hold_time,
+                          stuck_time=self.stuck_time, sample=self.sample)
+
+
+def bank_from_config(cfg: Mapping[str, Any] | None, queue: Any, *,
+                     clock: Callable[[], float] = time.monotonic) -> ButtonBank:
+    """A :class:`ButtonBank` from the ``[buttons]`` config table (see
+    :meth:`ButtonSettings.from_mapping`)."""
+    return ButtonSettings.from_mapping(cfg).make(queue, clock=clock)

@@ -26,6 +26,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
@@ -33,7 +34,7 @@ from PIL import Image
 from engine.errors import InvalidInputError
 from engine.events import DeviceStatus
 from engine.views import SeatDisplayView
-from hardware.enqueue import enqueue
+from hardware.health import Health
 from hardware.seat_render import HEIGHT, WIDTH, render_seat_view
 
 log = logging.getLogger(__name__)
@@ -124,19 +125,13 @@ class SeatDisplay:
         self.address = address
         self.driver = driver
         self.rotate = rotate
-        self._queue = queue
         self._clock = clock
-        self.retry_initial = retry_initial
-        self.retry_max = retry_max
+        self.health = Health(self.name, queue, retry_initial=retry_initial,
+                             retry_max=retry_max)
         self._factory = device_factory
         self._wire = _SimWire()
         self._errors = _device_errors()
         self.device: Any = None
-        self.online = True
-        self.reason = ""
-        self.failures = 0
-        self.retry_at = 0.0
-        self._backoff = retry_initial
         self._view: SeatDisplayView | None = None
         self._image: Image.Image | None = None   # latest rendered image
         self._shown: bytes | None = None         # bytes of the image the device has now
@@ -166,9 +161,10 @@ class SeatDisplay:
         except self._errors as exc:
             self._fail(now, exc)
             return False
-        if not self.online and announce:
-            self._set_online(now)
-        self.online = True
+        if announce:
+            self.health.works(now, "display answers")
+        else:
+            self.health.online = True
         return True
 
     def _release(self) -> None:
@@ -181,27 +177,24 @@ class SeatDisplay:
             log.debug("%s: closing the bus failed: %s", self.name, exc)
 
     def _fail(self, now: float, exc: BaseException) -> None:
-        self.failures += 1
         code = getattr(exc, "errno", None)
         reason = f"{type(exc).__name__}" + (f" errno {code}" if code is not None else "") + \
             f": {exc}"
-        if self.online:
-            log.warning("%s offline: %s", self.name, reason)
-            self._put(DeviceStatus(t=now, device=self.name, online=False, detail=reason))
-        self.online = False
-        self.reason = reason
-        self.retry_at = now + self._backoff
-        self._backoff = min(self._backoff * 2, self.retry_max)
+        self.health.failed(now, reason)
         self._release()
 
-    def _set_online(self, now: float) -> None:
-        log.info("%s online again after %d failure(s)", self.name, self.failures)
-        self._backoff = self.retry_initial
-        self.reason = ""
-        self._put(DeviceStatus(t=now, device=self.name, online=True, detail="display answers"))
+    @property
+    def online(self) -> bool:
+        return self.health.online
 
-    def _put(self, event: DeviceStatus) -> None:
-        enqueue(self._queue, event)
+    @property
+    def reason(self) -> str:
+        """Why the display is offline ("" when online)."""
+        return self.health.reason
+
+    @property
+    def failures(self) -> int:
+        return self.health.failures
 
     def _push(self, image: Image.Image) -> None:
         data = image.tobytes()
@@ -231,7 +224,7 @@ class SeatDisplay:
 
     def _flush(self, now: float) -> bool:
         if not self.online:
-            if now < self.retry_at:
+            if not self.health.retry_due(now):
                 return False
             before = self.frames_sent
             return self._connect(now) and self.frames_sent > before
@@ -290,15 +283,53 @@ def resolve_mux_buses(parent_bus: int = 1, mux_address: int = 0x70,
     return out
 
 
-class SeatDisplayBank:
-    """All seat displays, built from the ``[displays]`` config table.
+@dataclass(frozen=True)
+class DisplaySettings:
+    """The ``[displays]`` settings a :class:`SeatDisplayBank` is built from.
 
-    Config keys: ``backend`` (``"mock"``/``"luma"``, default mock off the Pi), ``driver``,
-    ``address`` (default 0x3C) and ``addresses`` (seat -> address, for two displays on one
-    channel at 0x3C and 0x3D), ``rotate``, ``seats`` (list of seat numbers, default 1..6), ``buses``
-    (seat -> /dev/i2c-N number) or ``channels`` (seat -> mux channel, resolved with
-    ``mux_parent_bus`` and ``mux_address`` through sysfs).  A seat whose bus cannot be
-    resolved starts offline rather than stopping the service.
+    ``backend`` (``"mock"``/``"luma"``; None: luma on a Pi, mock elsewhere), ``seats``
+    (1-based seat numbers with a display), ``driver``, ``address`` (7-bit I2C address, default
+    0x3C) and ``addresses`` (seat -> address, for two displays on one channel), ``rotate``
+    (luma rotation 0-3), ``buses`` (seat -> /dev/i2c-N number) or ``channels`` (seat -> mux
+    channel, resolved with ``mux_parent_bus`` and ``mux_address`` through sysfs),
+    ``threaded`` (frames go out on a writer thread).
+    """
+
+    backend: str | None = None
+    seats: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+    driver: str = "ssd1306"
+    address: int = DEFAULT_ADDRESS
+    addresses: Mapping[int, int] = field(default_factory=dict)
+    rotate: int = 0
+    buses: Mapping[int, int] = field(default_factory=dict)
+    channels: Mapping[int, int] = field(default_factory=dict)
+    mux_parent_bus: int = 1
+    mux_address: int = 0x70
+    threaded: bool = False
+
+    @classmethod
+    def from_mapping(cls, cfg: Mapping[str, Any] | None) -> DisplaySettings:
+        """From a ``[displays]``-shaped table (the keys of the fields; numbers may be
+        strings such as ``"0x3C"``)."""
+        cfg = dict(cfg or {})
+        return cls(
+            backend=cfg.get("backend") or None,
+            seats=tuple(int(s) for s in cfg.get("seats", range(1, 7))),
+            driver=cfg.get("driver", "ssd1306"),
+            address=int(str(cfg.get("address", DEFAULT_ADDRESS)), 0),
+            addresses={int(k): int(str(v), 0) for k, v in dict(cfg.get("addresses", {})).items()},
+            rotate=int(cfg.get("rotate", 0)),
+            buses={int(k): int(v) for k, v in dict(cfg.get("buses", {})).items()},
+            channels={int(k): int(v) for k, v in dict(cfg.get("channels", {})).items()},
+            mux_parent_bus=int(cfg.get("mux_parent_bus", 1)),
+            mux_address=int(str(cfg.get("mux_address", 0x70)), 0),
+            threaded=bool(cfg.get("threaded", False)))
+
+
+class SeatDisplayBank:
+    """All seat displays, built from :class:`DisplaySettings` (or the ``[displays]``-shaped
+    table of its :meth:`DisplaySettings.from_mapping`).  A seat whose bus cannot be resolved
+    starts offline rather than stopping the service.
 
     ``threaded`` (config ``threaded``, default False): frames go out on a writer thread, so
     the loop never waits for the bus (a full 128x64 frame is 1 KB: about 92 ms at 100 kHz,
@@ -306,38 +337,26 @@ class SeatDisplayBank:
     wins) and returns 0; the writer also retries offline displays twice a second.
     """
 
-    def __init__(self, cfg: Mapping[str, Any] | None, queue: Any = None, *,
+    def __init__(self, cfg: DisplaySettings | Mapping[str, Any] | None, queue: Any = None, *,
                  clock: Callable[[], float] = time.monotonic,
                  sysfs: str = "/sys/bus/i2c/devices", threaded: bool | None = None) -> None:
-        cfg = dict(cfg or {})
-        self.threaded = bool(cfg.get("threaded", False)) if threaded is None else threaded
+        settings = cfg if isinstance(cfg, DisplaySettings) else DisplaySettings.from_mapping(cfg)
+        self.threaded = settings.threaded if threaded is None else threaded
         self._cond = threading.Condition()
         self._pending: dict[int, SeatDisplayView] = {}
         self._busy = False
         self._stop = False
         self._writer: threading.Thread | None = None
-        backend = cfg.get("backend") or _default_backend()
-        seats = [int(s) for s in cfg.get("seats", range(1, 7))]
-        buses = {int(k): int(v) for k, v in dict(cfg.get("buses", {})).items()}
-        channels = {int(k): int(v) for k, v in dict(cfg.get("channels", {})).items()}
-        addresses = {int(k): v for k, v in dict(cfg.get("addresses", {})).items()}
+        backend = settings.backend or _default_backend()
+        buses = dict(settings.buses)
         if backend == "luma" and not buses:
-            if not channels:
-                channels = {seat: seat - 1 for seat in seats}
-            try:
-                by_channel = resolve_mux_buses(int(cfg.get("mux_parent_bus", 1)),
-                                               int(str(cfg.get("mux_address", 0x70)), 0),
-                                               sysfs)
-            except DisplayConfigError as exc:
-                log.warning("%s", exc)
-                by_channel = {}
-            buses = {s: by_channel[c] for s, c in channels.items() if c in by_channel}
+            buses = _resolve_buses(settings, sysfs)
         self.displays: dict[int, SeatDisplay] = {}
-        for seat in seats:
+        for seat in settings.seats:
             kwargs: dict[str, Any] = {
-                "backend": backend, "driver": cfg.get("driver", "ssd1306"),
-                "address": int(str(addresses.get(seat, cfg.get("address", DEFAULT_ADDRESS))), 0),
-                "rotate": int(cfg.get("rotate", 0)), "clock": clock}
+                "backend": backend, "driver": settings.driver,
+                "address": settings.addresses.get(seat, settings.address),
+                "rotate": settings.rotate, "clock": clock}
             if backend == "luma" and seat not in buses:
                 kwargs["device_factory"] = _missing_bus(seat)
             self.displays[seat] = SeatDisplay(seat, queue, bus=buses.get(seat), **kwargs)
@@ -413,6 +432,18 @@ class SeatDisplayBank:
             self._writer = None
         for d in self.displays.values():
             d.close()
+
+
+def _resolve_buses(settings: DisplaySettings, sysfs: str) -> dict[int, int]:
+    """Seat -> bus through the mux channels (default: seat N on channel N-1); a missing
+    multiplexer is logged and leaves every seat without a bus (offline, not fatal)."""
+    channels = dict(settings.channels) or {seat: seat - 1 for seat in settings.seats}
+    try:
+        by_channel = resolve_mux_buses(settings.mux_parent_bus, settings.mux_address, sysfs)
+    except DisplayConfigError as exc:
+        log.warning("%s", exc)
+        by_channel = {}
+    return {s: by_channel[c] for s, c in channels.items() if c in by_channel}
 
 
 def _missing_bus(seat: int) -> Callable[[], Any]:

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from array import array
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from engine.effects import ALERTS, Alert
 
@@ -149,6 +150,19 @@ def blinds_announcement(small_blind: int, big_blind: int, ante: int = 0) -> str:
 
 
 # ---------------------------------------------------------------- player
+
+@dataclass(frozen=True)
+class SoundSettings:
+    """The ``[sound]`` settings: ``enabled`` (False: a silent player) and ``speech``
+    (speak alert texts through espeak-ng when installed)."""
+
+    enabled: bool = True
+    speech: bool = False
+
+    def make(self) -> SoundPlayer:
+        """The :class:`SoundPlayer` of these settings."""
+        return SoundPlayer(enabled=self.enabled, speech=self.speech)
+
 
 class SoundPlayer:
     """Plays alerts through pygame's mixer; silent (one warning) when there is no audio.

@@ -39,7 +39,7 @@ from typing import Any, Self
 
 from engine.errors import InvalidInputError
 from engine.events import DeviceStatus
-from hardware.enqueue import enqueue
+from hardware.health import Health
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
 log = logging.getLogger(__name__)
@@ -174,15 +174,10 @@ class TV:
         self.choice = choose_video_driver(driver, environ, drm_root)
         self.drm_root = drm_root
         self.title = title
-        self._queue = queue
         self._key = key or (lambda state: state)
         self._clock = clock
-        self.retry_initial = retry_initial
-        self.retry_max = retry_max
-        self._backoff = retry_initial
-        self.retry_at = 0.0
-        self.online = False
-        self.reason = ""
+        self.health = Health("tv", queue, retry_initial=retry_initial, retry_max=retry_max,
+                             online=False)
         self.surface: Any = None
         self._display = False          # surface is the display surface
         self._last_key: Any = _NOTHING
@@ -230,25 +225,23 @@ class TV:
         self._display = True
         self._pg_clock = pygame.time.Clock()
         self._last_key = _NOTHING
-        was_offline = not self.online and self.reason != ""
-        self.online = True
-        self.reason = ""
-        self._backoff = self.retry_initial
-        if was_offline:
-            self._put(DeviceStatus(t=now, device="tv", online=True,
-                                   detail=f"{self.choice.driver} display open"))
+        self.health.works(now, f"{self.choice.driver} display open")
         return True
+
+    @property
+    def online(self) -> bool:
+        """The real display is up (False: drawing off-screen)."""
+        return self.health.online
+
+    @property
+    def reason(self) -> str:
+        """Why the display is offline ("" when online)."""
+        return self.health.reason
 
     def _offline(self, now: float, reason: str) -> None:
         import pygame
 
-        if self.online or self.reason == "":
-            log.warning("tv offline: %s", reason)
-            self._put(DeviceStatus(t=now, device="tv", online=False, detail=reason))
-        self.online = False
-        self.reason = reason
-        self.retry_at = now + self._backoff
-        self._backoff = min(self._backoff * 2, self.retry_max)
+        self.health.failed(now, reason)
         self._display = False
         if self.surface is None or self.surface.get_size() != self.size or \
                 self._surface_is_display():
@@ -264,9 +257,6 @@ class TV:
             return pygame.display.get_init() and self.surface is pygame.display.get_surface()
         except pygame.error:
             return False
-
-    def _put(self, event: DeviceStatus) -> None:
-        enqueue(self._queue, event)
 
     def close(self) -> None:
         """Close the display (pygame's display subsystem only: the mixer stays).  Idempotent."""
@@ -304,7 +294,7 @@ class TV:
         import pygame
 
         now = self._clock() if now is None else now
-        if self.surface is None or not self.online and now >= self.retry_at:
+        if self.surface is None or self.health.retry_due(now):
             self.open(now)
         self._check_hdmi(now)
         key = self._key(state)
@@ -400,16 +390,10 @@ class TV:
         except OSError:
             connected = False
         if not connected and self.online:
-            self.online = False
-            self.reason = f"{self.choice.connector} disconnected"
-            log.warning("tv offline: %s", self.reason)
-            self._put(DeviceStatus(t=now, device="tv", online=False, detail=self.reason))
+            self.health.failed(now, f"{self.choice.connector} disconnected")
         elif connected and not self.online and self._display:
-            self.online = True
-            self.reason = ""
+            self.health.works(now, f"{self.choice.connector} connected")
             self.invalidate()
-            self._put(DeviceStatus(t=now, device="tv", online=True,
-                                   detail=f"{self.choice.connector} connected"))
 
 
 class _Nothing:
@@ -446,16 +430,44 @@ def draw_fallback(surface: Any) -> None:
         log.exception("tv: the fallback frame's words could not be drawn")
 
 
+@dataclass(frozen=True)
+class TVSettings:
+    """The ``[tv]`` settings a :class:`TV` is built from: ``size`` in pixels (one of
+    :data:`SIZES`), ``fps`` (frames per second, 0 = unpaced) and the video ``driver``
+    (one of :data:`DRIVERS`)."""
+
+    size: tuple[int, int] = (1920, 1080)
+    fps: int = DEFAULT_FPS
+    driver: str = "auto"
+
+    @classmethod
+    def from_mapping(cls, cfg: Mapping[str, Any] | None) -> TVSettings:
+        """From a ``[tv]`` table: ``size`` (``"1920x1080"`` or ``[1920, 1080]``), ``fps``,
+        ``driver``.
+
+        Raises:
+            TVConfigError: a size that is not ``WIDTHxHEIGHT``.
+        """
+        cfg = dict(cfg or {})
+        size = cfg.get("size", "1920x1080")
+        if isinstance(size, str):
+            try:
+                w, h = (int(x) for x in size.lower().split("x"))
+            except ValueError:
+                raise TVConfigError(f"tv size {size!r}: expected e.g. '1920x1080'") from None
+            size = (w, h)
+        return cls(size=(int(size[0]), int(size[1])), fps=int(cfg.get("fps", DEFAULT_FPS)),
+                   driver=str(cfg.get("driver", "auto")))
+
+    def make(self, draw: Draw, queue: Any = None, **kw: Any) -> TV:
+        """The :class:`TV` of these settings (not opened).
+
+        Raises:
+            TVConfigError: a size, fps or driver outside the supported ones.
+        """
+        return TV(draw, queue, size=self.size, fps=self.fps, driver=self.driver, **kw)
+
+
 def tv_from_config(cfg: Mapping[str, Any] | None, draw: Draw, queue: Any = None, **kw: Any) -> TV:
-    """A :class:`TV` from the ``[tv]`` config table: ``size`` (``"1920x1080"`` or
-    ``[1920, 1080]``), ``fps``, ``driver``."""
-    cfg = dict(cfg or {})
-    size = cfg.get("size", "1920x1080")
-    if isinstance(size, str):
-        try:
-            w, h = (int(x) for x in size.lower().split("x"))
-        except ValueError:
-            raise TVConfigError(f"tv size {size!r}: expected e.g. '1920x1080'") from None
-        size = (w, h)
-    return TV(draw, queue, size=tuple(size), fps=int(cfg.get("fps", DEFAULT_FPS)),
-              driver=str(cfg.get("driver", "auto")), **kw)
+    """A :class:`TV` from the ``[tv]`` config table (see :meth:`TVSettings.from_mapping`)."""
+    return TVSettings.from_mapping(cfg).make(draw, queue, **kw)

@@ -36,12 +36,22 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidInputError
 from engine.input_file import InputFileError, loads_toml, read_text
 from engine.text import unsafe_reason
 from pi_app.service.console_config import ConsoleConfig, parse_console
+from hardware.buttons import ButtonSettings
+from hardware.pins import PinMap
+from hardware.seat_display import DEFAULT_ADDRESS as DEFAULT_DISPLAY_ADDRESS
+from hardware.seat_display import DisplaySettings
+from hardware.shoe.factory import ShoeConfig
+from hardware.sounds import SoundSettings
+from hardware.tv import TVSettings
+
+if TYPE_CHECKING:
+    from pi_app.service.devices import DeviceSettings
 
 BACKEND_DEVICES = ("buttons", "displays", "shoe", "tv", "sound")
 BACKENDS = ("real", "mock")
@@ -157,44 +167,60 @@ class TableConfig:
                              house_rules=dict(self.house_rules), seats=self.seats,
                              new_player=self.new_player, heads_up=self.heads_up)
 
-    # --- the tables the hardware adapters take (hardware/*: *_from_config) ----------------
-    def buttons_table(self) -> dict[str, Any]:
-        """For :func:`hardware.buttons.bank_from_config`."""
-        out = {k: v for k, v in self.buttons.items() if k != "pin_factory"}
-        out["pin_factory"] = "mock" if self.backends["buttons"] == "mock" else self.pin_factory
-        return out
+    # --- the typed settings the device adapters are made from ---------------------------
+    def device_settings(self) -> DeviceSettings:
+        """The devices of this table for :func:`pi_app.service.devices.wire_devices`
+        (a ``mock`` backend is the adapter's mock: SDL's dummy driver, luma's dummy device,
+        gpiozero's mock pins, the simulated shoe holding the test deck of ``deck_seed``)."""
+        from pi_app.service.devices import DeviceSettings
 
-    def displays_table(self) -> dict[str, Any]:
-        """For :class:`hardware.seat_display.SeatDisplayBank` (one driver and address for
-        all seats there: those of the lowest configured seat)."""
-        out: dict[str, Any] = {"backend": "luma" if self.backends["displays"] == "real"
-                               else "mock", "seats": list(self.seats),
-                               "mux_parent_bus": self.mux_parent_bus,
-                               "mux_address": self.mux_address}
-        buses = {s: d.bus for s, d in self.displays.items() if d.bus is not None}
-        channels = {s: d.mux_channel for s, d in self.displays.items()
-                    if d.bus is None and d.mux_channel is not None}
-        if buses:
-            out["buses"] = buses
-        if channels:
-            out["channels"] = channels
-        if self.displays:
-            first = self.displays[min(self.displays)]
-            out["driver"], out["address"] = first.driver, first.address
-        return out
+        return DeviceSettings(tv=self.tv_settings(), displays=self.display_settings(),
+                              buttons=(self.button_settings(),), shoe=self.shoe_settings(),
+                              sound=SoundSettings(enabled=self.sound and
+                                                  self.backends["sound"] == "real",
+                                                  speech=self.speech),
+                              test_deck_seed=self.deck_seed)
 
-    def tv_table(self) -> dict[str, Any]:
-        """For :func:`hardware.tv.tv_from_config` (mock = SDL's dummy driver)."""
-        return {"size": [self.tv_width, self.tv_height], "fps": self.tv_fps,
-                "driver": "auto" if self.backends["tv"] == "real" else "dummy"}
+    def button_settings(self) -> ButtonSettings:
+        """The keys' :class:`hardware.buttons.ButtonSettings` (mock pins for ``mock``)."""
+        from hardware.buttons import DEFAULT_STUCK_TIME
+        from hardware.debounce import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME
 
-    def shoe_table(self) -> dict[str, Any]:
-        """For :func:`hardware.shoe.factory.make_shoe` (mock = the simulator)."""
+        b = self.buttons
+        return ButtonSettings(
+            pin_factory="mock" if self.backends["buttons"] == "mock" else self.pin_factory,
+            pin_map=self.pin_map(), bounce_time=float(b.get("bounce_time", DEFAULT_BOUNCE_TIME)),
+            hold_time=float(b.get("hold_time", DEFAULT_HOLD_TIME)),
+            stuck_time=float(b.get("stuck_time", DEFAULT_STUCK_TIME)))
+
+    def display_settings(self) -> DisplaySettings:
+        """The seat displays' :class:`hardware.seat_display.DisplaySettings` (one driver and
+        address for all seats: those of the lowest configured seat; frames sent on the
+        displays' own thread)."""
+        first = self.displays[min(self.displays)] if self.displays else None
+        return DisplaySettings(
+            backend="luma" if self.backends["displays"] == "real" else "mock",
+            seats=tuple(self.seats),
+            driver=first.driver if first else "ssd1306",
+            address=first.address if first else DEFAULT_DISPLAY_ADDRESS,
+            addresses={s: d.address for s, d in self.displays.items()},
+            buses={s: d.bus for s, d in self.displays.items() if d.bus is not None},
+            channels={s: d.mux_channel for s, d in self.displays.items()
+                      if d.bus is None and d.mux_channel is not None},
+            mux_parent_bus=self.mux_parent_bus, mux_address=self.mux_address, threaded=True)
+
+    def tv_settings(self) -> TVSettings:
+        """The TV's :class:`hardware.tv.TVSettings` (mock = SDL's dummy driver)."""
+        return TVSettings(size=(self.tv_width, self.tv_height), fps=self.tv_fps,
+                          driver="auto" if self.backends["tv"] == "real" else "dummy")
+
+    def shoe_settings(self) -> ShoeConfig:
+        """The shoe's :class:`hardware.shoe.factory.ShoeConfig` (mock = the simulator)."""
         if self.backends["shoe"] == "mock":
-            return {"backend": "sim", "baudrate": self.shoe_baudrate}
-        return {"backend": "serial", "port": self.shoe_port, "baudrate": self.shoe_baudrate}
+            return ShoeConfig(backend="sim", baudrate=self.shoe_baudrate)
+        return ShoeConfig(backend="serial", port=self.shoe_port, baudrate=self.shoe_baudrate)
 
-    def pin_map(self) -> Any:
+    def pin_map(self) -> PinMap:
         """The :class:`hardware.pins.PinMap` from ``[buttons]``."""
         from hardware.pins import pin_map_from_config
         return pin_map_from_config({k: v for k, v in self.buttons.items()

@@ -70,7 +70,7 @@ class TableCore(Protocol):
         ...
 
 
-def starts_new_hand(core: Any, event: Event) -> bool:
+def starts_new_hand(core: TableCore, event: Event) -> bool:
     """Whether applying ``event`` to ``core`` would start a new hand.
 
     Asks ``core.starts_new_hand(event)`` when the core has it; otherwise a

@@ -41,9 +41,10 @@ from engine.effects import ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
 from pi_app.service.clock_source import ClockSource
-from pi_app.service.core_protocol import starts_new_hand, tick_changes
+from pi_app.service.core_protocol import TableCore, starts_new_hand, tick_changes
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal, JournalUnavailable
+from pi_app.service.notify import Notifier
 from pi_app.service.recovery import apply_event
 from pi_app.service.testhooks import kill_point
 
@@ -75,12 +76,13 @@ class ServiceLoop:
             is journaled even when it changes nothing (see the module docstring).
     """
 
-    def __init__(self, core: Any, journal: Journal, clock: ClockSource, *,
+    def __init__(self, core: TableCore, journal: Journal, clock: ClockSource, *,
                  effects: EffectRunner | None = None,
                  tv: Callable[[ScreenState], Any] | None = None,
                  seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None,
-                 tick_interval: float = 1.0, notifier: Any = None, max_wait: float = 0.5,
-                 backlog_limit: int = 10_000, tick_journal_every: float = 60.0) -> None:
+                 tick_interval: float = 1.0, notifier: Notifier | None = None,
+                 max_wait: float = 0.5, backlog_limit: int = 10_000,
+                 tick_journal_every: float = 60.0) -> None:
         if tick_interval <= 0:
             raise ValueError("tick_interval must be > 0")
         self.core = core
@@ -97,7 +99,7 @@ class ServiceLoop:
         self._stop = threading.Event()
         self.journal_error: JournalUnavailable | None = None
         self.alarm: str | None = None
-        self._display_core: Any = None
+        self._display_core: TableCore | None = None
         self._last_screen: ScreenState | None = None
         self._last_seats: dict[int, SeatDisplayView] = {}
         self.counts = {APPLIED: 0, REJECTED: 0, REFUSED: 0, DISPLAY_ONLY: 0, "ticks": 0,

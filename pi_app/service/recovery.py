@@ -16,13 +16,14 @@ from typing import Any
 
 from engine.effects import Effect, HandHistory
 from engine.events import Event
+from pi_app.service.core_protocol import TableCore
 from pi_app.service.journal import Journal, Loss, TornRecord
 from pi_app.service.journal_hands import check_histories
 
 log = logging.getLogger(__name__)
 
 
-def apply_event(core: Any, event: Event) -> tuple[list[Effect], BaseException | None]:
+def apply_event(core: TableCore, event: Event) -> tuple[list[Effect], BaseException | None]:
     """Apply ``event`` to ``core``; returns ``(effects, None)`` or ``([], error)`` when the
     core rejected it (any exception; the core's contract says a rejection changes nothing).
     Used identically live and on replay."""
@@ -43,7 +44,7 @@ class Recovered:
     effects from the replayed events (to write again, idempotently).
     """
 
-    core: Any
+    core: TableCore
     last_seq: int
     last_t: float | None
     snapshot_seq: int
@@ -69,7 +70,8 @@ class Recovered:
         }
 
 
-def recover(journal: Journal, core_cls: Any, history_dir: Path | None = None) -> Recovered:
+def recover(journal: Journal, core_cls: type[TableCore],
+            history_dir: Path | None = None) -> Recovered:
     """Restore ``core_cls`` from ``journal``'s newest intact snapshot and replay the rest.
 
     With ``history_dir`` (where the journal's hand histories are written), histories of

@@ -6,8 +6,8 @@ For ``pokertable run`` / ``pokertable sim`` (whose CLI modules build on this):
   hand histories of replayed events, and returns a :class:`Service` holding a ready
   :class:`~pi_app.service.loop.ServiceLoop` (nothing started, no signal handlers): the simulator
   drives ``service.loop`` itself (``put`` + ``pump`` with a virtual clock).
-* :func:`run_service` does the whole life cycle of the daemon: build, start the devices
-  (their adapters get ``loop.put``), READY=1, run until SIGTERM/SIGINT, then STOPPING=1,
+* :func:`run_service` does the whole life cycle of the daemon: build, wire the devices
+  (:func:`pi_app.service.devices.wire_devices`: their adapters get ``loop.put``), READY=1, run until SIGTERM/SIGINT, then STOPPING=1,
   a final snapshot, devices closed, journal closed.  Returns the exit status.
 
 The journal is ``config.journal_path`` unless ``journal_path`` is given; hand histories go
@@ -20,15 +20,17 @@ import logging
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import InvalidInputError
-from engine.events import Event
-from engine.table.core import TableCore
+from engine.table.core import TableCore as RealTableCore
+from engine.views import ScreenState, SeatDisplayView
 from pi_app.service.clock_source import ClockSource, RealClock, continue_after
 from pi_app.service.core_identity import check_core, core_name
+from pi_app.service.core_protocol import TableCore
+from pi_app.service.devices import Devices, DeviceSettings, Put, wire_devices
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal
 from pi_app.service.journal_hands import check_histories
@@ -36,30 +38,14 @@ from pi_app.service.loop import ServiceLoop
 from pi_app.service.notify import Notifier
 from pi_app.service.recovery import Recovered, recover
 
+if TYPE_CHECKING:
+    from pi_app.service.config import TableConfig
+
 log = logging.getLogger("pokertable.service")
 
 
 class JournalExistsError(InvalidInputError):
     """A journal already exists where a new run was asked for (use resume)."""
-
-
-@dataclass
-class Devices:
-    """The outputs and inputs of the table, as callbacks (all optional; None = absent).
-
-    ``tv(screen_state)``, ``seats({seat: view})``: renderers (must not block).
-    ``sound(alert)``, ``shoe(command)``, ``notice(text)``: effect sinks (must not block).
-    ``start(put)``: start the input adapters, which then call ``put(event)`` from their
-    threads; called once, before READY=1.  ``close()``: stop them (on shutdown).
-    """
-
-    tv: Callable[[Any], Any] | None = None
-    seats: Callable[[dict[int, Any]], Any] | None = None
-    sound: Callable[[Any], Any] | None = None
-    shoe: Callable[[Any], Any] | None = None
-    notice: Callable[[str], Any] | None = None
-    start: Callable[[Callable[[Event], None]], Any] | None = None
-    close: Callable[[], Any] | None = None
 
 
 @dataclass
@@ -71,12 +57,21 @@ class Service:
     journal: Journal
     clock: ClockSource
     recovered: Recovered | None
-    devices: Devices = field(default_factory=Devices)
+    effects: EffectRunner
     notifier: Notifier | None = None
 
     @property
-    def core(self) -> Any:
+    def core(self) -> TableCore:
         return self.loop.core
+
+    def attach(self, devices: Devices, *, screen: Callable[[ScreenState], Any] | None = None,
+               seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None) -> None:
+        """Send the loop's views and effects to ``devices``.  ``screen``/``seats`` stand
+        in for the devices' TV and seat displays (the simulator's pictures wrap them)."""
+        self.loop.tv = screen or devices.show_screen
+        self.loop.seats = seats or devices.show_seats
+        self.effects.sound = devices.play
+        self.effects.shoe = devices.shoe_command
 
     def close(self) -> None:
         """Final snapshot (if the journal is writable) and close the journal."""
@@ -129,13 +124,15 @@ def history_dir_for(journal_path: str | Path) -> Path:
     return p.parent / f"{p.stem}-hands"
 
 
-def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None = None,
-                  core_class: type[Any] = TableCore, devices: Devices | None = None,
+def build_service(config: TableConfig | None = None, *,
+                  core_factory: Callable[[], TableCore] | None = None,
+                  core_class: type[TableCore] = RealTableCore,
                   clock: ClockSource | None = None, journal_path: str | Path | None = None,
                   resume: bool = True, notifier: Notifier | None = None,
                   snapshot_every: int | None = None, tick_interval: float | None = None,
                   accept_loss: bool = False) -> Service:
-    """Open or create the journal, recover, and build the loop.
+    """Open or create the journal, recover, and build the loop (no devices attached:
+    see :meth:`Service.attach`).
 
     Args:
         config: a :class:`pi_app.service.config.TableConfig` (journal path, snapshot interval,
@@ -162,7 +159,6 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
     path = Path(journal_path)
     every = snapshot_every or (config.snapshot_every if config is not None else 200)
     tick = tick_interval or (config.tick_interval if config is not None else 1.0)
-    devices = devices or Devices()
     base_clock = clock or RealClock()
     recovered: Recovered | None = None
     if Journal.exists(path):
@@ -190,27 +186,32 @@ def build_service(config: Any = None, *, core_factory: Callable[[], Any] | None 
             meta["table"] = config.name
         journal = Journal.create(path, core.snapshot(), meta=meta, snapshot_every=every)
     run_clock = continue_after(base_clock, journal.last_t)
-    runner = EffectRunner(history_dir_for(path), sound=devices.sound, shoe=devices.shoe,
-                          notice=devices.notice)
+    runner = EffectRunner(history_dir_for(path))
     if recovered is not None and recovered.redo:
         runner.run(recovered.redo, replay=True)
-    loop = ServiceLoop(core, journal, run_clock, effects=runner, tv=devices.tv,
-                       seats=devices.seats, tick_interval=tick, notifier=notifier)
+    loop = ServiceLoop(core, journal, run_clock, effects=runner, tick_interval=tick,
+                       notifier=notifier)
     return Service(loop=loop, journal=journal, clock=run_clock, recovered=recovered,
-                   devices=devices, notifier=notifier)
+                   effects=runner, notifier=notifier)
 
 
-def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = None,
-                core_class: type[Any] = TableCore, devices: Devices | None = None, clock: ClockSource | None = None,
+def run_service(config: TableConfig | None = None, *,
+                core_factory: Callable[[], TableCore] | None = None,
+                core_class: type[TableCore] = RealTableCore,
+                wire: Callable[[Put], Devices] | None = None, clock: ClockSource | None = None,
                 journal_path: str | Path | None = None, resume: bool = True,
                 notifier: Notifier | None = None, install_signal_handlers: bool = True,
                 until: Callable[[], bool] | None = None,
                 on_ready: Callable[[Service], Any] | None = None,
+                on_stop: Callable[[], Any] | None = None,
                 accept_loss: bool = False) -> int:
     """Run the table service until SIGTERM/SIGINT (or ``until()``); returns 0.
 
-    ``notifier`` defaults to :meth:`Notifier.from_env` when ``config.watchdog`` (or no
-    config).  ``on_ready(service)`` is called right after READY=1 (tests, the simulator).
+    ``wire(put)`` makes the devices once the loop exists (default: :func:`wire_devices`
+    of ``config.device_settings()``; no devices without a config).  ``notifier`` defaults
+    to :meth:`Notifier.from_env` when ``config.watchdog`` (or no config).
+    ``on_ready(service)`` is called right after READY=1 (tests, the simulator, the
+    console); ``on_stop()`` first when stopping, before the devices and the journal close.
 
     Raises:
         the errors of :func:`build_service` (before anything is started).
@@ -220,18 +221,20 @@ def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = 
     if hasattr(signal, "SIGXFSZ") and threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a file-size limit -> EFBIG, not death
     service = build_service(config, core_factory=core_factory, core_class=core_class,
-                            devices=devices, clock=clock,
-                            journal_path=journal_path, resume=resume, notifier=notifier,
-                            accept_loss=accept_loss)
+                            clock=clock, journal_path=journal_path, resume=resume,
+                            notifier=notifier, accept_loss=accept_loss)
+    if wire is None:
+        settings = config.device_settings() if config is not None else DeviceSettings()
+        wire = lambda put: wire_devices(settings, put)  # noqa: E731
     loop = service.loop
     previous: dict[signal.Signals, Any] = {}
     if install_signal_handlers and threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
             previous[sig] = signal.signal(sig, lambda *_: loop.request_stop())
-    devs = service.devices
+    devices = Devices()
     try:
-        if devs.start is not None:
-            devs.start(loop.put)
+        devices = wire(loop.put)
+        service.attach(devices)
         loop.render(force=True)
         notifier.ready(status=f"table ready; journal {service.journal.path} "
                               f"at record {service.journal.last_seq}")
@@ -243,10 +246,10 @@ def run_service(config: Any = None, *, core_factory: Callable[[], Any] | None = 
     finally:
         notifier.stopping()
         try:
-            if devs.close is not None:
-                devs.close()
-        except Exception:  # noqa: BLE001 - stopping must finish
-            log.exception("closing devices failed")
+            if on_stop is not None:
+                on_stop()
+        finally:
+            devices.close()
         service.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -31,6 +31,7 @@ from typing import Any
 
 from engine.views import ScreenState, SeatDisplayView
 from pi_app.screens.wheel import SPIN_SECONDS
+from pi_app.service.devices import Devices
 
 log = logging.getLogger("pokertable.screens")
 
@@ -41,23 +42,25 @@ class ScreenRecorder:
 
     Args:
         folder: where pictures go (created), or None for none.
+        devices: the simulated table's devices (:func:`pi_app.service.devices.wire_devices`):
+            their TV (None under the desk window) and seat displays draw the frames.
         size: the TV size, ``(1920, 1080)`` or ``(1280, 720)``.
         window: show the TV in a window when a display is present.
         players: seats with a display (1..players).
-        queue: where the devices put their :class:`engine.events.DeviceStatus` events.
     """
 
-    def __init__(self, folder: str | os.PathLike[str] | None, *, size=(1280, 720),
-                 window: bool = False, players: int = 10, queue: Any = None) -> None:
-        from hardware.seat_display import SeatDisplayBank
-        from hardware.tv import TV
+    def __init__(self, folder: str | os.PathLike[str] | None, devices: Devices, *,
+                 size: tuple[int, int] = (1280, 720), window: bool = False,
+                 players: int = 10) -> None:
         from pi_app.screens import ScreenRenderer, screen_key
 
         self.folder = Path(folder) if folder else None
         if self.folder is not None:
             self.folder.mkdir(parents=True, exist_ok=True)
         self.desk: DeskWindow | None = None
-        self.tv: Any = None
+        self.devices = devices
+        self.tv: Any = devices.tv
+        self.displays: Any = devices.displays
         self._key = screen_key
         self._last_key: Any = None
         if window:  # the desk window owns pygame's display; the TV frame is drawn off-screen
@@ -66,12 +69,6 @@ class ScreenRecorder:
             self.desk = DeskWindow(size, players)
             self.renderer = ScreenRenderer()
             self.surface = pygame.Surface(size)
-        else:
-            self.tv = TV(draw=ScreenRenderer(), queue=queue, key=screen_key, size=size,
-                         driver="dummy", fps=0)
-            self.tv.open()
-        self.displays = SeatDisplayBank({"backend": "mock", "seats": list(range(1, players + 1))},
-                                        queue)
         self.count = 0
         self._level: tuple[int, bool] | None = None
         self._rulings_saved: set[Any] = set()
@@ -95,7 +92,7 @@ class ScreenRecorder:
             else:
                 self.desk.pump()
         else:
-            self.tv.render(state)
+            self.devices.show_screen(state)
         clock = state.clock
         if clock is not None:
             level = (clock.level_number, clock.is_break)
@@ -131,7 +128,7 @@ class ScreenRecorder:
 
     def on_seats(self, views: dict[int, SeatDisplayView]) -> None:
         """Draw the seat displays; at a showdown write every seat's picture once."""
-        self.displays.show(views)
+        self.devices.show_seats(views)
         if self.desk is not None:
             self.desk.show_seats({s: d.image for s, d in self.displays.displays.items()})
         hand = self._pending_showdown
@@ -197,13 +194,9 @@ class ScreenRecorder:
             f.write(f"{path.relative_to(self.folder)}\t{words}\n")
 
     def close(self) -> None:
-        try:
-            self.displays.close()
-        finally:
-            if self.tv is not None:
-                self.tv.close()
-            if self.desk is not None:
-                self.desk.close()
+        """Close the desk window (the devices are closed by their owner)."""
+        if self.desk is not None:
+            self.desk.close()
 
 
 def _save_private(image: Any, path: Path) -> None:

@@ -16,7 +16,6 @@ queue (fast; used by tests that need many runs).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import queue
@@ -28,11 +27,11 @@ from typing import Any
 from engine.errors import InvalidInputError
 from engine.events import (
     CardDrawn,
-    Event,
 )
 from engine.table.core import TableCore, TableSettings
 from pi_app.service.clock_source import RealClock, VirtualClock
-from pi_app.service.wiring import Devices, build_service
+from pi_app.service.devices import DeviceSettings, wire_devices
+from pi_app.service.wiring import build_service
 from pi_app.sim.policy import LateEntry, Step, next_step, step_event
 
 log = logging.getLogger("pokertable.sim")
@@ -131,27 +130,6 @@ def settings_for(opts: SimOptions) -> TableSettings:
     return settings
 
 
-class _Restamp:
-    """An event sink that stamps each event with the table's (virtual) clock."""
-
-    def __init__(self, loop, clock) -> None:
-        self.loop, self.clock = loop, clock
-
-    def put(self, event: Event) -> None:
-        self.loop.put(dataclasses.replace(event, t=self.clock.now()))
-
-
-class _LateSink:
-    """An event sink for devices made before the loop exists (the screens)."""
-
-    def __init__(self) -> None:
-        self.target: _Restamp | None = None
-
-    def put(self, event: Event) -> None:
-        if self.target is not None:
-            self.target.put(event)
-
-
 def sim_pin_maps(players: int):
     """The simulated table's keys: seats 1-6 and the dealer box on the 40-pin header
     (:data:`hardware.pins.DEFAULT_PIN_MAP`), seats 7-10 on a second pin chip standing for
@@ -167,37 +145,30 @@ def sim_pin_maps(players: int):
     return header, (PinMap(seats=extra, dealer={}) if extra else None)
 
 
-class _Hardware:
-    """The simulated devices: the shoe on a pty with the real host client, and the keys on
-    gpiozero mock pins (one bank for the header, one for the expander)."""
+def sim_device_settings(opts: SimOptions, name: str) -> DeviceSettings:
+    """The simulated table's devices: with ``backend="hardware"`` the simulated shoe
+    (``name`` makes its pyserial URL its own) with the real host client over a pty, and the
+    keys of ten seats on gpiozero mock pins (one bank for the header, one for the expander);
+    with pictures or a window, the TV on SDL's dummy driver (none under the desk window,
+    which draws the frame itself) and a mock display per player."""
+    from hardware.buttons import ButtonSettings
+    from hardware.seat_display import DisplaySettings
+    from hardware.shoe.factory import ShoeConfig
+    from hardware.tv import TVSettings
 
-    def __init__(self, loop, clock, players: int, opts: SimOptions) -> None:
-        from hardware.buttons import ButtonBank
-        from hardware.shoe.client import ShoeClient
-        from hardware.shoe.simulator import SimulatedShoe
-
-        self.shoe = SimulatedShoe(seed=opts.seed).start()
-        # the link's health runs on real time (heartbeats are real); events get table time
-        self.client = ShoeClient(self.shoe.path, _Restamp(loop, clock)).start()
-        header, expander = sim_pin_maps(players)
-        self.header = ButtonBank(loop, header, "mock", clock=clock.now)
-        self.expander = (ButtonBank(loop, expander, "mock", clock=clock.now)
-                         if expander is not None else None)
-
-    def bank(self, seat: int | str):
-        if seat != "dealer" and int(seat) > 6 and self.expander is not None:
-            return self.expander
-        return self.header
-
-    def close(self) -> None:
-        closers = [self.client.stop, self.shoe.stop, self.header.close]
-        if self.expander is not None:
-            closers.append(self.expander.close)
-        for closer in closers:
-            try:
-                closer()
-            except Exception:  # noqa: BLE001 - best effort on the way out
-                log.debug("closing a simulated device failed", exc_info=True)
+    screens = bool(opts.screenshots or opts.show_window)
+    tv = TVSettings(size=opts.tv_size, fps=0, driver="dummy") \
+        if screens and not opts.show_window else None
+    displays = DisplaySettings(backend="mock", seats=tuple(range(1, opts.players + 1))) \
+        if screens else None
+    if opts.backend == "direct":
+        return DeviceSettings(tv=tv, displays=displays, button_poller=False)
+    header, expander = sim_pin_maps(10)
+    banks = tuple(ButtonSettings(pin_factory="mock", pin_map=m)
+                  for m in (header, expander) if m is not None)
+    return DeviceSettings(tv=tv, displays=displays, buttons=banks,
+                          shoe=ShoeConfig(backend="sim", sim_seed=opts.seed, sim_name=name),
+                          button_poller=False)
 
 
 class Simulation:
@@ -248,20 +219,11 @@ class Simulation:
         if not opts.resume and os.path.exists(journal):
             raise SimError(f"{journal} exists: add --resume to continue it, or remove it")
         self.clock = RealClock() if opts.realtime else VirtualClock(0.0)
-        self.screens = None
-        sink = _LateSink()
-        if opts.screenshots or opts.show_window:
-            from pi_app.sim.screenshots import ScreenRecorder
-
-            self.screens = ScreenRecorder(opts.screenshots, size=opts.tv_size,
-                                          window=opts.show_window, players=opts.players,
-                                          queue=sink)
-        devices = Devices(tv=self.screens.on_screen if self.screens else None,
-                          seats=self.screens.on_seats if self.screens else None)
+        if opts.backend not in ("hardware", "direct"):
+            raise SimError(f"backend must be 'hardware' or 'direct', got {opts.backend!r}")
         self.service = build_service(
             None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
-            journal_path=journal, resume=opts.resume, devices=devices,
-            accept_loss=opts.accept_journal_loss)
+            journal_path=journal, resume=opts.resume, accept_loss=opts.accept_journal_loss)
         self.loop = self.service.loop
         if self.service.recovered is not None and self.core.settings != self._resumable(opts):
             made = self.core.settings
@@ -270,17 +232,26 @@ class Simulation:
                 f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
                 f"other options than these: resume it with the --preset, --seed and "
                 f"--players it was started with (or start a new journal)")
-        sink.target = _Restamp(self.loop, self.service.clock)
-        self.hw = None
-        if opts.backend == "hardware":
-            self.hw = _Hardware(self.loop, self.service.clock, 10, opts)
-        elif opts.backend != "direct":
-            raise SimError(f"backend must be 'hardware' or 'direct', got {opts.backend!r}")
+        # the link's health runs on real time (heartbeats are real); events get table time
+        self.devices = wire_devices(sim_device_settings(opts, f"sim-{id(self):x}"),
+                                    self.loop.put, table_clock=self.service.clock.now)
+        self.screens = None
+        if opts.screenshots or opts.show_window:
+            from pi_app.sim.screenshots import ScreenRecorder
+
+            self.screens = ScreenRecorder(opts.screenshots, self.devices, size=opts.tv_size,
+                                          window=opts.show_window, players=opts.players)
+            self.service.attach(self.devices, screen=self.screens.on_screen,
+                                seats=self.screens.on_seats)
+        else:
+            self.service.attach(self.devices)
         self.steps = 0
 
     @property
     def core(self) -> TableCore:
-        return self.loop.core
+        core = self.loop.core
+        assert isinstance(core, TableCore)
+        return core
 
     # ------------------------------------------------------------------ driving
     def run(self) -> dict[str, Any]:
@@ -359,12 +330,13 @@ class Simulation:
         kind, arg = step.kind, step.arg
         if kind == "wait":
             return
-        if self.hw is None:
+        shoe = self.devices.simulated_shoe
+        if shoe is None:
             self._direct(kind, arg, at)
             self.loop.pump()
             return
         if kind == "draw":
-            self._await(lambda: self.hw.shoe.draw(arg), CardDrawn)
+            self._await(lambda: shoe.draw(arg), CardDrawn)
         elif kind == "press":
             seat, button, press = arg
             self._press(seat, button, press, at)
@@ -379,8 +351,7 @@ class Simulation:
         self.loop.put(step_event(Step(kind, arg, at), self.core, at))
 
     def _press(self, seat: Any, button: str, press: str, at: float) -> None:
-        assert self.hw is not None
-        ok = self.hw.bank(seat).press(seat, button, hold=(press == "hold"), at=at)
+        ok = self.devices.bank_for(seat).press(seat, button, hold=(press == "hold"), at=at)
         if not ok:
             raise SimError(f"the simulated key {seat}/{button} is unplugged")
         self.loop.pump()
@@ -403,14 +374,12 @@ class Simulation:
 
     def _settle(self) -> None:
         """Let late device events (shoe online, heartbeats) reach the loop."""
-        if self.hw is not None:
+        if self.devices.shoe is not None:
             time.sleep(0.05)
         self.loop.pump()
 
     def close(self) -> None:
-        if self.hw is not None:
-            self.hw.close()
-            self.hw = None
+        self.devices.close()
         if self.screens is not None:
             self.screens.close()
         try:

@@ -11,7 +11,8 @@ import threading
 import time
 
 from engine.events import DealerButton, PlayerAction
-from pi_app.service.wiring import Devices, run_service
+from pi_app.service.devices import Devices
+from pi_app.service.wiring import run_service
 from tests.pi_app.service.fake_core import FakeCore
 
 
@@ -23,19 +24,24 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     frames: list = []
 
-    def start(put) -> None:
+    class FakeDevices(Devices):
+        def show_screen(self, state) -> None:
+            frames.append(state)
+
+        def close(self) -> None:
+            stop.set()
+            print(f"closed after {len(frames)} frames", file=sys.stderr, flush=True)
+
+    def wire(put) -> Devices:
         def feed() -> None:
             put(DealerButton(t=time.monotonic(), button="next_hand"))
             while not stop.wait(0.05):
                 put(PlayerAction(t=time.monotonic(), seat=1, action="bet_raise", amount=1))
         threading.Thread(target=feed, daemon=True).start()
+        return FakeDevices()
 
-    def close() -> None:
-        stop.set()
-        print(f"closed after {len(frames)} frames", file=sys.stderr, flush=True)
-
-    status = run_service(None, journal_path=args.journal, core_factory=FakeCore, core_class=FakeCore,
-                         devices=Devices(tv=frames.append, start=start, close=close),
+    status = run_service(None, journal_path=args.journal, core_factory=FakeCore,
+                         core_class=FakeCore, wire=wire,
                          on_ready=lambda s: print("ready", flush=True))
     print(f"exit {status}", flush=True)
     return status

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from hardware.shoe.factory import ShoeConfig
+from hardware.tv import TVSettings
 from pi_app.cli.main import main
 from pi_app.service.config import ConfigError, default_config_text, load_config, parse_config
 from tests.pi_app.service.helpers import REPO, env_with
@@ -73,12 +75,15 @@ def test_annotated_example_is_valid(capsys) -> None:
     assert all(b == "real" for b in cfg.backends.values())
     assert cfg.names == {1: "Ann", 2: "Bob", 4: "Dee"}
     assert cfg.displays[5].driver == "sh1106" and cfg.displays[5].mux_channel == 4
-    assert cfg.shoe_table() == {"backend": "serial", "port": "/dev/pokertable-shoe",
-                                "baudrate": 115200}
-    assert cfg.displays_table()["channels"] == {s: s - 1 for s in range(1, 7)}
-    assert cfg.buttons_table()["pin_factory"] == "lgpio"
-    assert cfg.pin_map().seats[1] == {"fold": 4, "check_call": 17, "bet_raise": 27}
-    assert cfg.tv_table() == {"size": [1920, 1080], "fps": 30, "driver": "auto"}
+    devices = cfg.device_settings()
+    assert devices.shoe == ShoeConfig(backend="serial", port="/dev/pokertable-shoe",
+                                      baudrate=115200)
+    assert devices.displays.channels == {s: s - 1 for s in range(1, 7)}
+    assert devices.displays.backend == "luma" and devices.displays.threaded
+    assert devices.buttons[0].pin_factory == "lgpio"
+    assert devices.buttons[0].pin_map.seats[1] == {"fold": 4, "check_call": 17, "bet_raise": 27}
+    assert devices.tv == TVSettings(size=(1920, 1080), fps=30, driver="auto")
+    assert devices.test_deck_seed == cfg.deck_seed
 
 
 def test_valid_variants() -> None:
@@ -88,8 +93,9 @@ def test_valid_variants() -> None:
     assert Path(cfg.structure) == REPO / "engine" / "tournament" / "presets" / "mini.toml"
     assert cfg.state_dir == path.parent / "relative-state"
     assert cfg.displays[2].address == 0x3D and cfg.displays[10].bus is None
-    assert cfg.displays_table()["buses"] == {1: 11, 2: 11}
-    assert cfg.displays_table()["channels"] == {10: 7}
+    displays = cfg.display_settings()
+    assert displays.buses == {1: 11, 2: 11} and displays.channels == {10: 7}
+    assert displays.addresses[2] == 0x3D and displays.addresses[1] == 0x3C
 
 
 def test_errors_name_the_source_given() -> None:

@@ -35,16 +35,16 @@ def test_shoe_display_and_key_unplugged_mid_run(tmp_path):
         _play(sim, 40)
         hands_before = sim.core.hand_number
         # the shoe's cable is pulled
-        sim.hw.shoe.unplug()
+        sim.devices.simulated_shoe.unplug()
         assert _wait_for(sim, lambda: "shoe" in sim.core.offline)
         screen = sim.loop.screen_state()
         assert "shoe" in screen.offline and "shoe" in (screen.alarm or "").lower()
         # a seat display fails (I2C error 121) and a key's cable is pulled
-        disp = sim.screens.displays.displays[3]
+        disp = sim.devices.displays.displays[3]
         disp.unplug()
-        sim.hw.header.unplug(2, "fold")
-        sim.hw.header.poll(sim.clock.now() + 5.0)
-        sim.hw.shoe.replug()  # (the shoe comes back first, so the hand can go on)
+        sim.devices.banks[0].unplug(2, "fold")
+        sim.devices.banks[0].poll(sim.clock.now() + 5.0)
+        sim.devices.simulated_shoe.replug()  # (the shoe comes back first, so the hand can go on)
         assert _wait_for(sim, lambda: "shoe" not in sim.core.offline)
         for _ in range(100):  # the display fails at its next frame (its view changes)
             if "display:3" in sim.core.offline:
@@ -62,9 +62,9 @@ def test_shoe_display_and_key_unplugged_mid_run(tmp_path):
         assert sim.core.last_t >= t0 + 29.0
         # everything comes back and the table plays on to the hand limit
         disp.replug()
-        sim.hw.header.replug(2, "fold")
-        sim.screens.displays.poll(time.monotonic() + 120.0)  # displays retry on real time
-        sim.hw.header.poll(sim.clock.now() + 120.0)
+        sim.devices.banks[0].replug(2, "fold")
+        sim.devices.displays.poll(time.monotonic() + 120.0)  # displays retry on real time
+        sim.devices.banks[0].poll(sim.clock.now() + 120.0)
         assert _wait_for(sim, lambda: not sim.core.offline), sim.core.offline
         _play(sim, 5000)
         assert sim.core.hand_number == 6 > hands_before
