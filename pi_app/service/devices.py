@@ -158,7 +158,8 @@ def wire_devices(settings: DeviceSettings, put: Put, *,
 
     def offline(device: str, exc: BaseException) -> None:
         log.warning("%s unavailable: %s", device, exc)
-        put(DeviceStatus(t=clock(), device=device, online=False, detail=str(exc)))
+        put(DeviceStatus(t=(table_clock or clock)(), device=device, online=False,
+                         detail=str(exc)))
 
     steps: list[tuple[str, Callable[[], None]]] = [
         ("tv", lambda: _wire_tv(devices, settings, sink, clock)),
