@@ -147,14 +147,15 @@ def wire_devices(settings: DeviceSettings, put: Put, *,
         settings: the devices and their settings.
         put: where events go (the loop's ``put``; thread-safe).
         clock: monotonic seconds the keys and displays stamp and time with.
-        table_clock: when given (a simulated table in virtual time), the shoe's events
-            are stamped with it; the link's own health still runs on real time.
+        table_clock: when given (a simulated table in virtual time), the events of the
+            TV, the seat displays and the shoe are stamped with it and the keys are timed
+            by it; the devices' own retries and the shoe link's health run on ``clock``.
 
     Returns the :class:`Devices`; a device that failed to start is None there and was
     reported offline through ``put``.
     """
     devices = Devices()
-    sink = _Put(put)
+    stamped = _Put(put, table_clock)
 
     def offline(device: str, exc: BaseException) -> None:
         log.warning("%s unavailable: %s", device, exc)
@@ -162,10 +163,11 @@ def wire_devices(settings: DeviceSettings, put: Put, *,
                          detail=str(exc)))
 
     steps: list[tuple[str, Callable[[], None]]] = [
-        ("tv", lambda: _wire_tv(devices, settings, sink, clock)),
-        ("displays", lambda: _wire_displays(devices, settings, sink, clock)),
-        ("buttons", lambda: _wire_buttons(devices, settings, sink, clock)),
-        ("shoe", lambda: _wire_shoe(devices, settings, _Put(put, table_clock))),
+        ("tv", lambda: _wire_tv(devices, settings, stamped, clock)),
+        ("displays", lambda: _wire_displays(devices, settings, stamped, clock)),
+        # the keys stamp their debounced events themselves, in table time
+        ("buttons", lambda: _wire_buttons(devices, settings, _Put(put), table_clock or clock)),
+        ("shoe", lambda: _wire_shoe(devices, settings, stamped)),
         ("audio", lambda: _wire_sound(devices, settings)),
     ]
     for device, step in steps:
@@ -180,9 +182,9 @@ def _wire_tv(devices: Devices, settings: DeviceSettings, sink: _Put,
              clock: Callable[[], float]) -> None:
     if settings.tv is None:
         return
-    from pi_app.screens import ScreenRenderer, screen_key
+    from pi_app.screens import ScreenRenderer
 
-    tv = settings.tv.make(ScreenRenderer(), sink, clock=clock, key=screen_key)
+    tv = settings.tv.make(ScreenRenderer(), sink, clock=clock)
     devices.tv = tv
     tv.open()
 
