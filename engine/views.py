@@ -273,9 +273,14 @@ class ScreenState:
     ruling: RulingView | None = None
     wheel: WheelView | None = None
     offline: tuple[str, ...] = ()
-    alarm: str | None = None
+    alarms: tuple[str, ...] = ()  # every alarm standing now, most urgent first
     layout: str = "split"  # clock | table | split
     now: float = 0.0
     extra: dict[str, str] = field(default_factory=dict)
     room: RoomView | None = None  # the room's panels and the winner screen
     odds: OddsView | None = None  # live all-in odds, only once betting is closed
+
+    @property
+    def alarm(self) -> str | None:
+        """The alarms in one line (None when there is none)."""
+        return "; ".join(self.alarms) if self.alarms else None

@@ -132,9 +132,7 @@ class SeatDisplay:
         self._wire = _SimWire()
         self._errors = _device_errors()
         self.device: Any = None
-        self._view: SeatDisplayView | None = None
         self._image: Image.Image | None = None   # latest rendered image
-        self._shown: bytes | None = None         # bytes of the image the device has now
         self.frames_sent = 0
         self._connect(self._clock(), announce=False)
 
@@ -155,7 +153,6 @@ class SeatDisplay:
         self._release()
         try:
             self.device = self._new_device()
-            self._shown = None
             if self._image is not None:
                 self._push(self._image)
         except self._errors as exc:
@@ -197,22 +194,17 @@ class SeatDisplay:
         return self.health.failures
 
     def _push(self, image: Image.Image) -> None:
-        data = image.tobytes()
-        if data == self._shown:
-            return
         self.device.display(image)
-        self._shown = data
         self.frames_sent += 1
 
     # --- public ----------------------------------------------------------------------
     def show(self, view: SeatDisplayView, now: float | None = None) -> bool:
-        """Render ``view`` and send it if the picture changed; returns True when a frame
-        went to the device.  While offline, the view is kept and a retry happens once the
-        backoff has elapsed.  Never raises for a device failure."""
+        """Render ``view`` and send it; returns True when a frame went to the device.  The
+        loop hands over only views that changed (:mod:`pi_app.service.changes`).  While
+        offline, the picture is kept and a retry happens once the backoff has elapsed.
+        Never raises for a device failure."""
         now = self._clock() if now is None else now
-        if view != self._view or self._image is None:
-            self._view = view
-            self._image = render_seat_view(view)
+        self._image = render_seat_view(view)
         return self._flush(now)
 
     def poll(self, now: float | None = None) -> bool:

@@ -13,8 +13,9 @@ This module owns everything around it:
 * **Sizes**: 1920x1080 or 1280x720 (:data:`SIZES`).
 * **Pacing**: :meth:`TV.tick` calls :meth:`pygame.time.Clock.tick` with the configured frame
   rate (0 = unpaced, for headless simulation).
-* **Redraw on change only**: :meth:`TV.render` calls ``draw`` only when the state (or the
-  ``key`` of it) differs from the last one drawn, or after the surface was re-created.
+* **Frames**: :meth:`TV.render` draws every state it is handed; the loop hands over only
+  the states that look different (:mod:`pi_app.service.changes`, the one place that
+  decides).  :meth:`TV.invalidate` shows the last frame again (window exposed, HDMI back).
 * **PNG**: :meth:`TV.save_png` writes the current frame.
 * **Failures**: a ``pygame.error`` while opening or flipping, or the HDMI connector going
   ``disconnected``, reports ``DeviceStatus(device="tv", online=False)``; drawing carries on
@@ -146,8 +147,6 @@ class TV:
         driver: ``"auto"``, ``"kmsdrm"``, ``"window"`` or ``"dummy"``.
         environ: environment to decide from (default ``os.environ``).
         drm_root: sysfs DRM directory (tests pass a fake one).
-        key: ``key(screen_state)`` -> the value compared to decide a redraw (default: the
-            state itself; screens with an animation put the animation phase in the state).
         clock: monotonic seconds (injectable), for the retry backoff.
         title: the window title.
 
@@ -158,7 +157,6 @@ class TV:
     def __init__(self, draw: Draw, queue: Any = None, *, size: tuple[int, int] = (1920, 1080),
                  fps: int = DEFAULT_FPS, driver: str = "auto",
                  environ: Mapping[str, str] | None = None, drm_root: str = "/sys/class/drm",
-                 key: Callable[[Any], Any] | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  retry_initial: float = DEFAULT_RETRY_INITIAL,
                  retry_max: float = DEFAULT_RETRY_MAX, title: str = "Poker table") -> None:
@@ -174,13 +172,11 @@ class TV:
         self.choice = choose_video_driver(driver, environ, drm_root)
         self.drm_root = drm_root
         self.title = title
-        self._key = key or (lambda state: state)
         self._clock = clock
         self.health = Health("tv", queue, retry_initial=retry_initial, retry_max=retry_max,
                              online=False)
         self.surface: Any = None
         self._display = False          # surface is the display surface
-        self._last_key: Any = _NOTHING
         self._last_state: Any = None
         self._hdmi_next = 0.0
         self._pg_clock: Any = None
@@ -224,7 +220,6 @@ class TV:
         self.surface = surface
         self._display = True
         self._pg_clock = pygame.time.Clock()
-        self._last_key = _NOTHING
         self.health.works(now, f"{self.choice.driver} display open")
         return True
 
@@ -246,7 +241,6 @@ class TV:
         if self.surface is None or self.surface.get_size() != self.size or \
                 self._surface_is_display():
             self.surface = pygame.Surface(self.size)
-            self._last_key = _NOTHING
         if self._pg_clock is None:
             self._pg_clock = pygame.time.Clock()
 
@@ -282,26 +276,27 @@ class TV:
 
     # --- frames --------------------------------------------------------------------------
     def invalidate(self) -> None:
-        """Force the next :meth:`render` to redraw."""
-        self._last_key = _NOTHING
+        """Show the last frame again (the window was exposed, the HDMI came back)."""
+        if self._last_state is not None and self.surface is not None:
+            self._show(self._last_state, self._clock())
 
     def render(self, state: Any, now: float | None = None) -> bool:
-        """Draw ``state`` if it changed since the last frame drawn; True when drawn.
+        """Draw ``state``; True (the frame was drawn).
 
         While offline, retries the display after the backoff; the frame is drawn into the
-        off-screen surface meanwhile.  Exceptions from ``draw`` itself propagate (a bug in a
-        screen, not a device failure)."""
-        import pygame
-
+        off-screen surface meanwhile.  A screen that raises is counted and logged, and the
+        fallback frame is shown (:meth:`_draw`)."""
         now = self._clock() if now is None else now
         if self.surface is None or self.health.retry_due(now):
             self.open(now)
         self._check_hdmi(now)
-        key = self._key(state)
-        if key == self._last_key:
-            return False
+        self._show(state, now)
+        return True
+
+    def _show(self, state: Any, now: float) -> None:
+        import pygame
+
         self._draw(state)
-        self._last_key = key
         self._last_state = state
         self.frames_drawn += 1
         if self._display:
@@ -310,7 +305,6 @@ class TV:
             except pygame.error as exc:
                 self._offline(now, f"flip failed: {exc}")
                 self._draw(state)  # keep the off-screen copy current
-        return True
 
     def _draw(self, state: Any) -> None:
         """``draw`` the state; if it raises, count, log and draw the fallback frame."""
@@ -394,17 +388,6 @@ class TV:
         elif connected and not self.online and self._display:
             self.health.works(now, f"{self.choice.connector} connected")
             self.invalidate()
-
-
-class _Nothing:
-    def __eq__(self, other: object) -> bool:
-        return False
-
-    def __repr__(self) -> str:
-        return "<nothing drawn>"
-
-
-_NOTHING: Any = _Nothing()
 
 
 FALLBACK_LINES = ("The TV picture could not be drawn.",

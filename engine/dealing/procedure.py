@@ -191,7 +191,8 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, De
 
     def public_view(self, names: Mapping[int, str] | None = None) -> TablePublicView:
         """The hand's public view; a hole card exposed by the dealer that plays is shown
-        among that seat's ``shown_cards``; the pending ruling's words go in ``message``."""
+        among that seat's ``shown_cards``.  A pending ruling is not in it: it is
+        :meth:`ruling_view` (the TV's banner)."""
         v = self.s.hand.public_view(names)
         exposed_playing = self._exposed_playing()
         if exposed_playing:
@@ -200,9 +201,6 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, De
                     sp.shown_cards + tuple(exposed_playing.get(sp.seat, ())))))
                 if sp.seat in exposed_playing else sp for sp in v.seats)
             v = dataclasses.replace(v, seats=seats)
-        r = self.pending_ruling()
-        if r is not None:
-            v = dataclasses.replace(v, message=f"{r.words} {r.instruction}".strip())
         return v
 
     def seat_view(self, seat: int) -> SeatDisplayView:

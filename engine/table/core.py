@@ -603,9 +603,10 @@ class TableCore:
         return out
 
     # ------------------------------------------------------------------ views
-    def screen_state(self) -> ScreenState:
-        """What the TV shows now (public; :func:`engine.table.views.screen_state`)."""
-        return table_views.screen_state(self)
+    def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
+        """What the TV shows now, with the service's ``alarms`` first (public;
+        :func:`engine.table.views.screen_state`)."""
+        return table_views.screen_state(self, alarms)
 
     def seat_views(self) -> dict[int, SeatDisplayView]:
         """Seat -> what its display shows (:func:`engine.table.views.seat_views`)."""

@@ -59,8 +59,12 @@ class TableReading(Protocol):
 WHEEL_SECONDS = 15.0  #: how long the bonus wheel stays on the TV after it starts to spin
 
 
-def screen_state(core: TableReading) -> ScreenState:
-    """What the TV shows (public; never an unrevealed hole card)."""
+SHOE_OFFLINE_ALARM = "Card shoe offline: deal by hand, the dealer keys in cards"
+
+
+def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenState:
+    """What the TV shows (public; never an unrevealed hole card).  ``alarms``: the
+    service's own alarms (the journal), shown before the table's (the shoe offline)."""
     t = core.last_t
     table = None
     if core.proc is not None:
@@ -70,10 +74,8 @@ def screen_state(core: TableReading) -> ScreenState:
             dataclasses.replace(sp, display_online=online.get(sp.seat, True))
             for sp in table.seats))
     ruling = core.proc.ruling_view() if core.proc is not None else None
-    if ruling is not None and table is not None:
-        table = dataclasses.replace(table, message="")  # the banner says it, larger
-    alarm = "Card shoe offline: deal by hand, the dealer keys in cards" \
-        if "shoe" in core.offline else None
+    if "shoe" in core.offline:
+        alarms = (*alarms, SHOE_OFFLINE_ALARM)
     wheel = core.tournament.wheel_view()
     if wheel is not None and t - wheel.started_at > WHEEL_SECONDS:
         wheel = None
@@ -82,9 +84,10 @@ def screen_state(core: TableReading) -> ScreenState:
         odds = odds_view(core.hand, core.names())
     return ScreenState(clock=core.tournament.clock_view(t), table=table, ruling=ruling,
                        wheel=wheel, odds=odds,
-                       offline=tuple(sorted(core.offline)), alarm=alarm,
+                       offline=tuple(sorted(core.offline)), alarms=alarms,
                        layout=core.settings.layout, now=t,
                        room=core.tournament.room_view())
+
 
 def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
     """Seat -> what that seat's display shows (its own cards only)."""

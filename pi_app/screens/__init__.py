@@ -6,7 +6,8 @@ Public API::
     from pi_app.screens import draw_screen, ScreenRenderer
     draw_screen(surface, state)            # one whole frame, scaled from surface size
     r = ScreenRenderer(); rects = r.render(surface, state)   # redraws only what changed
-    TV(draw=ScreenRenderer(), key=screen_key)   # hardware.tv wiring
+    TV(draw=ScreenRenderer())              # hardware.tv wiring
+    ViewChanges(screen_key)                # the loop's one change test (pi_app.service.changes)
 
 Fonts are shipped in ``pi_app/screens/fonts`` (DejaVu, Bitstream Vera license).
 """

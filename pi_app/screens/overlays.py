@@ -5,7 +5,7 @@
   confirms or overrides it from the button box (then ``CONFIRMED`` / ``OVERRIDDEN``).
 * Status strip (:func:`draw_status_strip`): devices offline (``ScreenState.offline`` entries
   such as ``"display:3"``, ``"shoe"``; seats whose ``display_online`` is False) and the journal
-  alarm (``ScreenState.alarm``).  It takes :data:`STRIP_H` design pixels at the top.
+  alarms (``ScreenState.alarms``).  It takes :data:`STRIP_H` design pixels at the top.
 """
 
 from __future__ import annotations
@@ -44,10 +44,8 @@ def offline_display_seats(state: ScreenState) -> frozenset[int]:
 
 
 def status_messages(state: ScreenState) -> list[str]:
-    """The strip's messages, alarm first; empty when everything is online."""
-    msgs = []
-    if state.alarm:
-        msgs.append(f"ALARM: {state.alarm}")
+    """The strip's messages, alarms first; empty when everything is online."""
+    msgs = [f"ALARM: {alarm}" for alarm in state.alarms]
     seats = sorted(offline_display_seats(state))
     if seats:
         msgs.append("DISPLAY OFFLINE: SEAT " + ", ".join(str(s) for s in seats))
@@ -66,12 +64,12 @@ def has_strip(state: ScreenState) -> bool:
 
 
 def draw_status_strip(cv: Canvas, state: ScreenState) -> None:
-    """A red strip across the top naming what is offline and the alarm."""
+    """A red strip across the top naming what is offline and the alarms."""
     msgs = status_messages(state)
     if not msgs:
         return
     r = cv.rect(0, 0, cv.dw, STRIP_H)
-    pygame.draw.rect(cv.surface, (150, 20, 28) if state.alarm else (120, 24, 30), r)
+    pygame.draw.rect(cv.surface, (150, 20, 28) if state.alarms else (120, 24, 30), r)
     pygame.draw.rect(cv.surface, RED, cv.rect(0, STRIP_H - 6, cv.dw, 6))
     cv.text("   \u2022   ".join(msgs), "bold", 36, TEXT, (cv.dw / 2, STRIP_H / 2 - 3), "center",
             max_width=cv.dw - 40)

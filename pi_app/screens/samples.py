@@ -206,7 +206,7 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
         "offline_displays": (ScreenState(table=offline_table, layout="table",
                                          offline=("display:7", "shoe")), FULL_HD),
         "alarm": (ScreenState(clock=c, layout="clock",
-                              alarm="Journal write failed: disk full"), FULL_HD),
+                              alarms=("Journal write failed: disk full",)), FULL_HD),
         "split_preflop": (ScreenState(clock=c, table=pre, layout="split"), FULL_HD),
         "split_showdown": (ScreenState(clock=paused, table=show, layout="split"), FULL_HD),
         "hd_clock_running": (ScreenState(clock=c, layout="clock"), HD),

@@ -16,7 +16,9 @@ Contract (what recovery relies on):
   float, bool, None) that ``restore`` turns back into an equal core:
   ``Core.restore(json.loads(json.dumps(c.snapshot()))).snapshot() == c.snapshot()``.
   It contains private data (hole cards, deck order): it goes to the journal only.
-* ``screen_state`` is public (never an unrevealed hole card); ``seat_views`` maps a seat
+* ``screen_state(alarms)`` is public (never an unrevealed hole card) and holds the
+  service's alarms given, before the core's own (one list: none overwrites another);
+  ``seat_views`` maps a seat
   (1-based) to what that seat's display may show.
 * ``summary`` is JSON-able: at least ``hands_played``, ``final_stacks`` (seat -> chips),
   ``places`` (seat -> place where decided); the simulator adds ``history_sha256``.
@@ -57,8 +59,8 @@ class TableCore(Protocol):
         """Inverse of :meth:`snapshot`."""
         ...
 
-    def screen_state(self) -> ScreenState:
-        """What the TV shows now (public)."""
+    def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
+        """What the TV shows now (public), with the service's ``alarms`` among its own."""
         ...
 
     def seat_views(self) -> dict[int, SeatDisplayView]:

@@ -18,7 +18,8 @@ rebuilds the same state without them.  An idle hour writes about 60 records, not
 Journal failure (disk full, read-only, I/O error: :class:`pi_app.service.journal.JournalUnavailable`):
 
 * the event that could not be written is **not applied** (never play unjournaled);
-* an alarm is shown on the TV (``ScreenState.alarm``) and logged;
+* an alarm is shown on the TV (among ``ScreenState.alarms``, beside the table's own, such
+  as the shoe offline) and logged;
 * clock ticks that cannot be journaled are applied to a *display copy* of the core only,
   so the clock keeps running on screen; the real core catches up at the next journaled
   tick (its ``t`` carries the elapsed time);
@@ -40,6 +41,7 @@ from typing import Any
 from engine.effects import ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
+from pi_app.service.changes import ViewChanges
 from pi_app.service.clock_source import ClockSource
 from pi_app.service.core_protocol import TableCore, starts_new_hand, tick_changes
 from pi_app.service.effect_runner import EffectRunner
@@ -68,6 +70,7 @@ class ServiceLoop:
         effects: carries out effects (default: an :class:`EffectRunner` with no devices).
         tv: ``tv(screen_state)`` called when the public screen changed.
         seats: ``seats({seat: view})`` called with the seat views that changed.
+        changes: decides what changed (default: a :class:`ViewChanges` comparing states).
         tick_interval: seconds between clock ticks (> 0).
         notifier: a :class:`pi_app.service.notify.Notifier` (watchdog pings) or None.
         max_wait: the longest the loop blocks on the queue, seconds (stop-flag latency).
@@ -82,7 +85,8 @@ class ServiceLoop:
                  seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None,
                  tick_interval: float = 1.0, notifier: Notifier | None = None,
                  max_wait: float = 0.5, backlog_limit: int = 10_000,
-                 tick_journal_every: float = 60.0) -> None:
+                 tick_journal_every: float = 60.0,
+                 changes: ViewChanges | None = None) -> None:
         if tick_interval <= 0:
             raise ValueError("tick_interval must be > 0")
         self.core = core
@@ -98,10 +102,8 @@ class ServiceLoop:
         self.queue: queue.Queue[Event] = queue.Queue()
         self._stop = threading.Event()
         self.journal_error: JournalUnavailable | None = None
-        self.alarm: str | None = None
         self._display_core: TableCore | None = None
-        self._last_screen: ScreenState | None = None
-        self._last_seats: dict[int, SeatDisplayView] = {}
+        self.changes = changes or ViewChanges()
         self.counts = {APPLIED: 0, REJECTED: 0, REFUSED: 0, DISPLAY_ONLY: 0, "ticks": 0,
                        "unjournaled_ticks": 0}
         #: ``observer(event, verdict, reason)`` after every event (the console's push and
@@ -253,17 +255,15 @@ class ServiceLoop:
             self._display_core = None
             # cards drawn now could not be recorded: the shoe stops dealing until it can
             self.effects.run([ShoeCommand("lock")])
-        changed = self.alarm != _alarm_text(err)
+        changed = self.journal_error is None or _alarm_text(self.journal_error) != _alarm_text(err)
         self.journal_error = err
-        self.alarm = _alarm_text(err)
         if changed:
-            self._status(self.alarm)
+            self._status(_alarm_text(err))
 
     def _journal_recovered(self) -> None:
         log.warning("journal writable again; alarm cleared")
         self.effects.run([ShoeCommand("unlock")])
         self.journal_error = None
-        self.alarm = None
         self._display_core = None
         self._status(f"table running; journal writable again at record {self.journal.last_seq}")
 
@@ -286,33 +286,33 @@ class ServiceLoop:
         self.render()
 
     # --- output -------------------------------------------------------------------------
+    @property
+    def alarms(self) -> tuple[str, ...]:
+        """The service's own alarms now (the journal unavailable), for the TV."""
+        return (_alarm_text(self.journal_error),) if self.journal_error is not None else ()
+
     def screen_state(self) -> ScreenState:
-        """The public screen now, with the alarm (if any) set."""
+        """The public screen now, built once by the core with the service's alarms."""
         source = self._display_core if self._display_core is not None else self.core
-        screen = source.screen_state()
-        if self.alarm is not None:
-            screen = dataclasses.replace(screen, alarm=self.alarm)
+        screen = source.screen_state(self.alarms)
         for overlay in self.tv_overlays:
             screen = overlay(screen)
         return screen
 
     def render(self, force: bool = False) -> None:
-        """Hand changed views to the renderers (a failing renderer is logged, not raised)."""
+        """Hand the views that changed (:attr:`changes` decides) to the renderers; a
+        failing renderer is logged, not raised."""
         if self.tv is not None:
             try:
                 screen = self.screen_state()
-                if force or screen != self._last_screen:
-                    self._last_screen = screen
+                if self.changes.screen(screen, force=force):
                     self.tv(screen)
             except Exception:  # noqa: BLE001 - a display failure never stops the loop
                 log.exception("TV renderer failed")
         if self.seats is not None:
             try:
-                views = self.core.seat_views()
-                changed = {s: v for s, v in views.items()
-                           if force or self._last_seats.get(s) != v}
+                changed = self.changes.seats(self.core.seat_views(), force=force)
                 if changed:
-                    self._last_seats.update(changed)
                     self.seats(changed)
             except Exception:  # noqa: BLE001
                 log.exception("seat display renderer failed")

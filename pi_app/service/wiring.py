@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import InvalidInputError
 from engine.table.core import TableCore as RealTableCore
 from engine.views import ScreenState, SeatDisplayView
+from pi_app.service.changes import ViewChanges
 from pi_app.service.clock_source import ClockSource, RealClock, continue_after
 from pi_app.service.core_identity import check_core, core_name
 from pi_app.service.core_protocol import TableCore
@@ -67,7 +68,11 @@ class Service:
     def attach(self, devices: Devices, *, screen: Callable[[ScreenState], Any] | None = None,
                seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None) -> None:
         """Send the loop's views and effects to ``devices``.  ``screen``/``seats`` stand
-        in for the devices' TV and seat displays (the simulator's pictures wrap them)."""
+        in for the devices' TV and seat displays (the simulator's pictures wrap them).
+        A screen is handed over when it looks different (:func:`pi_app.screens.screen_key`)."""
+        from pi_app.screens import screen_key
+
+        self.loop.changes = ViewChanges(screen_key)
         self.loop.tv = screen or devices.show_screen
         self.loop.seats = seats or devices.show_seats
         self.effects.sound = devices.play

@@ -52,7 +52,7 @@ class ScreenRecorder:
     def __init__(self, folder: str | os.PathLike[str] | None, devices: Devices, *,
                  size: tuple[int, int] = (1280, 720), window: bool = False,
                  players: int = 10) -> None:
-        from pi_app.screens import ScreenRenderer, screen_key
+        from pi_app.screens import ScreenRenderer
 
         self.folder = Path(folder) if folder else None
         if self.folder is not None:
@@ -61,8 +61,6 @@ class ScreenRecorder:
         self.devices = devices
         self.tv: Any = devices.tv
         self.displays: Any = devices.displays
-        self._key = screen_key
-        self._last_key: Any = None
         if window:  # the desk window owns pygame's display; the TV frame is drawn off-screen
             import pygame
 
@@ -82,15 +80,11 @@ class ScreenRecorder:
 
     # ------------------------------------------------------------------ renderers
     def on_screen(self, state: ScreenState) -> None:
-        """Draw the TV frame; write a picture at a level change or a new ruling."""
+        """Draw the TV frame (the loop hands over only frames that look different); write a
+        picture at a level change or a new ruling."""
         if self.desk is not None:
-            key = self._key(state)
-            if key != self._last_key:
-                self._last_key = key
-                self.renderer.render(self.surface, state)
-                self.desk.show_tv(self.surface)
-            else:
-                self.desk.pump()
+            self.renderer.render(self.surface, state)
+            self.desk.show_tv(self.surface)
         else:
             self.devices.show_screen(state)
         clock = state.clock

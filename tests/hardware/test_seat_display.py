@@ -88,11 +88,11 @@ def test_action_line_shrinks_to_fit():
     assert "1,234,567" in line and line.startswith("F")
 
 
-def test_unchanged_view_is_not_sent_again():
+def test_every_view_handed_over_is_sent():
     disp = SeatDisplay(1, backend="mock", clock=FakeClock())
     assert disp.show(STATES["seat_waiting"]) is True
-    assert disp.show(STATES["seat_waiting"]) is False
-    assert disp.frames_sent == 1
+    assert disp.show(STATES["seat_your_action"]) is True
+    assert disp.frames_sent == 2
 
 
 def test_oserror_121_marks_offline_then_recovers_with_backoff():

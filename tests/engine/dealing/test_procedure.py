@@ -153,8 +153,9 @@ def test_views_public_and_private():
     b.declare("exposed_card", draw=5)
     p = b.proc
     v = p.public_view()
-    assert "exposed" in v.message
+    assert "exposed" not in v.message  # the ruling is the banner's, not the table's
     assert p.ruling_view().code == "replace exposed card"
+    assert "exposed" in p.ruling_view().words.lower()
     sv = p.seat_view(2)
     assert sv.hole_cards == p.hand.hole_cards(2)
 

@@ -48,7 +48,7 @@ def test_paused_notice_and_break_text():
 def test_offline_sources_are_merged():
     pre = table_preflop()
     t = replace(pre, seats=tuple(replace(s, display_online=(s.seat != 4)) for s in pre.seats))
-    st = ScreenState(table=t, offline=("display:7", "shoe"), alarm="disk full")
+    st = ScreenState(table=t, offline=("display:7", "shoe"), alarms=("disk full",))
     assert offline_display_seats(st) == {4, 7}
     msgs = status_messages(st)
     assert msgs[0] == "ALARM: disk full"
@@ -210,11 +210,13 @@ def test_renderer_drives_the_tv_adapter(tmp_path):
     tv_mod = pytest.importorskip("hardware.tv")
     from pi_app.screens import screen_key
     r = ScreenRenderer()
-    tv = tv_mod.TV(draw=r, size=(1280, 720), fps=0, driver="dummy", key=screen_key)
+    from pi_app.service.changes import ViewChanges
+    changes = ViewChanges(screen_key)
+    tv = tv_mod.TV(draw=r, size=(1280, 720), fps=0, driver="dummy")
     try:
         st = ScreenState(clock=CLOCK, table=table_preflop(), layout="split", now=0.0)
-        assert tv.render(st, now=0.0)
-        assert not tv.render(replace(st, now=0.5), now=0.5)
+        assert changes.screen(st) and tv.render(st, now=0.0)
+        assert not changes.screen(replace(st, now=0.5))  # half a second later: same frame
         out = tv.save_png(tmp_path / "tv.png")
         ref = pygame.Surface((1280, 720))
         draw_screen(ref, st)

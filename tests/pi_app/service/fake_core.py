@@ -147,7 +147,7 @@ class FakeCore:
                 HandHistory(hand["number"], f"hand {hand['number']} winner {winner}\n",
                             private=False)]
 
-    def screen_state(self) -> ScreenState:
+    def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
         s = self.s
         hand = s["hand"]
         seats = tuple(SeatPublic(seat=int(k), stack=v,
@@ -158,7 +158,7 @@ class FakeCore:
                           players_left=len(self.live()))
         table = TablePublicView(hand_number=hand["number"] if hand else s["hands_played"],
                                 seats=seats)
-        return ScreenState(clock=clock, table=table, now=s["now"])
+        return ScreenState(clock=clock, table=table, alarms=alarms, now=s["now"])
 
     def seat_views(self) -> dict[int, SeatDisplayView]:
         return {int(k): SeatDisplayView(seat=int(k), stack=v) for k, v in self.s["stacks"].items()}

@@ -183,9 +183,42 @@ def test_journal_failure_alarm_clock_and_refused_hands(tmp_path: Path) -> None:
     # space is freed: the next event is journaled, the alarm clears, the core catches up
     full(loop, False)
     assert loop.handle(ClockTick(t=7.0)) == APPLIED
-    assert loop.alarm is None and loop.journal_ok and screens[-1].alarm is None
+    assert loop.alarms == () and loop.journal_ok and screens[-1].alarms == ()
     assert loop.core.screen_state().clock.remaining_seconds == pytest.approx(14.0)
     assert loop.handle(DealerButton(t=7.5, button="next_hand")) == APPLIED
+
+
+def test_journal_alarm_does_not_hide_the_shoe_offline_alarm(tmp_path: Path) -> None:
+    from engine.events import ShoeStatus
+    from engine.table.core import TableCore, TableSettings
+    from engine.table.views import SHOE_OFFLINE_ALARM
+
+    core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"},
+                                       structure="gunpowder"))
+    screens: list = []
+    loop = new_loop(tmp_path, core, tv=screens.append)
+    assert loop.handle(ShoeStatus(t=1.0, online=False, reason="unplugged")) == APPLIED
+    assert screens[-1].alarms == (SHOE_OFFLINE_ALARM,)
+    full(loop, True)
+    assert loop.handle(ClockTick(t=2.0)) == DISPLAY_ONLY
+    alarms = screens[-1].alarms
+    assert len(alarms) == 2 and "JOURNAL UNAVAILABLE" in alarms[0]
+    assert alarms[1] == SHOE_OFFLINE_ALARM  # both stand: neither writer overwrote the other
+    full(loop, False)
+    assert loop.handle(ClockTick(t=3.0)) == APPLIED
+    assert screens[-1].alarms == (SHOE_OFFLINE_ALARM,)
+
+
+def test_only_changed_views_reach_the_devices(tmp_path: Path) -> None:
+    screens: list = []
+    seats: list = []
+    loop = new_loop(tmp_path, tv=screens.append, seats=seats.append)
+    loop.render()
+    assert len(screens) == 1 and len(seats) == 1
+    loop.render()
+    assert len(screens) == 1 and len(seats) == 1  # nothing changed: nothing handed over
+    loop.render(force=True)
+    assert len(screens) == 2 and len(seats) == 2
 
 
 def test_new_hand_allowed_again_once_probe_succeeds(tmp_path: Path) -> None:
