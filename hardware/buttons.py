@@ -41,7 +41,6 @@ from engine.events import (
     DEALER_BUTTONS,
     SEAT_BUTTONS,
     DealerButton,
-    DeviceStatus,
     Event,
     SeatButton,
 )

@@ -32,7 +32,6 @@ from typing import Any
 from PIL import Image
 
 from engine.errors import InvalidInputError
-from engine.events import DeviceStatus
 from engine.views import SeatDisplayView
 from hardware.health import Health
 from hardware.seat_render import HEIGHT, WIDTH, render_seat_view

@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from engine.errors import InvalidInputError
-from engine.events import DeviceStatus
 from hardware.health import Health
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
