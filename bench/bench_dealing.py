@@ -79,10 +79,10 @@ def card_stream(hands: int, seed: int = 1) -> tuple[list[float], int]:
                 if r < 0.2 and not la.can_check:
                     proc.apply(PlayerAction(t=t, seat=h.actor, action="fold"))
                 elif r < 0.35 and la.min_raise_to is not None:
-                    proc.apply(PlayerAction(t=t, seat=h.actor, action="bet_raise",
+                    proc.apply(PlayerAction(t=t, seat=h.actor, action="bet_or_raise_to",
                                             amount=la.min_raise_to))
                 else:
-                    proc.apply(PlayerAction(t=t, seat=h.actor, action="check_call"))
+                    proc.apply(PlayerAction(t=t, seat=h.actor, action="check_or_call"))
             elif h.showdown_pending:
                 proc.apply(PlayerAction(t=t, seat=h.showdown_pending[0], action="show"))
             else:

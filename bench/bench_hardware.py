@@ -37,7 +37,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.cards import parse_cards
-from engine.views import LegalActionsView, SeatDisplayView
+from engine.views import LegalActions, SeatDisplayView
 from hardware.buttons import ButtonBank
 from hardware.pins import PinMap
 from hardware.seat_display import SeatDisplay
@@ -117,7 +117,7 @@ def bench_buttons(n: int, bounce_time: float) -> dict[str, object]:
 
 
 def seat_views() -> list[SeatDisplayView]:
-    legal = LegalActionsView(can_fold=True, can_call=True, call_amount=400, min_raise_to=1200,
+    legal = LegalActions(can_fold=True, can_call=True, call_amount=400, min_raise_to=1200,
                              max_raise_to=12700)
     base = SeatDisplayView(seat=3, name="Ann", stack=12500, bet=200, to_call=400,
                            hole_cards=tuple(parse_cards("AsKd")), is_turn=True, legal=legal)

@@ -104,6 +104,8 @@ class Declaration(Event):
 
 
 # --- buttons ---------------------------------------------------------------------------
+#: The three keys of a seat (their names are the keys', not actions: what a press means
+#: is decided by :mod:`engine.betting.seat_input`).
 SEAT_BUTTONS = ("fold", "check_call", "bet_raise")
 DEALER_BUTTONS = ("next_hand", "pause_resume", "exposed_card", "misdeal", "confirm_ruling", "undo")
 PRESS_KINDS = ("press", "hold")
@@ -138,13 +140,30 @@ class DealerButton(Event):
 
 @dataclass(frozen=True)
 class PlayerAction(Event):
-    """A player action given directly (scripts, PHH replay): ``action`` is ``fold``,
-    ``check_call`` or ``bet_raise``; ``amount`` is the raise-to total in chips."""
+    """A player action: ``action`` is one of :data:`ACTIONS` (PokerKit's names: ``fold``,
+    ``check_or_call``, ``bet_or_raise_to``; ``show``/``muck`` at showdown); ``amount`` is
+    the bet-or-raise-to total in chips.  The names of scenario scripts and older journals
+    (:data:`ACTION_ALIASES`: ``check_call``, ``bet_raise``, ...) are translated here, once,
+    when the event is made."""
 
     seat: int = 0
     action: str = ""
     amount: int | None = None
     TYPE: ClassVar[str] = "player_action"
+
+    def __post_init__(self) -> None:
+        canonical = ACTION_ALIASES.get(self.action)
+        if canonical is not None:
+            object.__setattr__(self, "action", canonical)
+
+
+#: The action vocabulary (PokerKit's names), the same everywhere past the key boundary.
+ACTIONS = ("fold", "check_or_call", "bet_or_raise_to", "show", "muck")
+#: Other names an action may be given by (scenario JSONL scripts, older journals, the
+#: words of a declaration) -> its name in :data:`ACTIONS`.
+ACTION_ALIASES = {"check_call": "check_or_call", "check": "check_or_call",
+                  "call": "check_or_call", "bet_raise": "bet_or_raise_to",
+                  "bet": "bet_or_raise_to", "raise": "bet_or_raise_to"}
 
 
 # --- time and devices ------------------------------------------------------------------

@@ -72,11 +72,14 @@ class ShowdownLine:
     won: int = 0
 
 
-@dataclass(frozen=True)
-class LegalActionsView:
-    """What the seat to act may do.  ``call_amount`` is the chips added by a call (0 means
-    check); ``min_raise_to``/``max_raise_to`` are bet-or-raise *to* totals, or None when a
-    bet or raise is not allowed."""
+@dataclass(frozen=True, slots=True)
+class LegalActions:
+    """What the seat to act may do: the one type the hand engine answers with
+    (:meth:`engine.betting.hand.Hand.legal_actions`), the views carry, and the seat keys
+    and the bots read.  ``call_amount`` is the chips a call adds (0: check);
+    ``min_raise_to``/``max_raise_to`` are bet-or-raise *to* totals in chips, or None when
+    a bet or raise is not allowed.  When the stack cannot make a full raise,
+    ``min_raise_to == max_raise_to`` (all-in)."""
 
     can_fold: bool = False
     can_check: bool = False
@@ -97,7 +100,7 @@ class TablePublicView:
     pots: tuple[PotView, ...] = ()
     actor: int | None = None
     to_call: int = 0
-    legal: LegalActionsView | None = None
+    legal: LegalActions | None = None
     showdown: tuple[ShowdownLine, ...] = ()
     small_blind: int = 0
     big_blind: int = 0
@@ -116,7 +119,7 @@ class SeatDisplayView:
     to_call: int = 0
     hole_cards: tuple[Card, ...] = ()
     is_turn: bool = False
-    legal: LegalActionsView | None = None
+    legal: LegalActions | None = None
     pending_raise_to: int | None = None
     is_button: bool = False
     is_small_blind: bool = False

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from engine.cards import parse_cards
 from engine.events import DeviceStatus
-from engine.views import LegalActionsView, SeatDisplayView
+from engine.views import LegalActions, SeatDisplayView
 
 
 def check_buttons(seconds: float, factory: str | None) -> int:
@@ -53,7 +53,7 @@ def check_displays(out: Path | None, backend: str | None) -> int:
     q: queue.Queue = queue.Queue()
     cfg = {"backend": backend} if backend else {}
     bank = SeatDisplayBank(cfg, q)
-    legal = LegalActionsView(can_fold=True, can_call=True, call_amount=400, min_raise_to=1200,
+    legal = LegalActions(can_fold=True, can_call=True, call_amount=400, min_raise_to=1200,
                              max_raise_to=9800)
     views = {seat: SeatDisplayView(seat=seat, name=f"Seat {seat}", stack=10000 - seat,
                                    bet=200, to_call=400, hole_cards=tuple(parse_cards("AsKd")),

@@ -47,7 +47,6 @@ from engine.betting.hand_config import (
     ChipsInterpretation,
     HandConfig,
     InvalidHandConfigError,
-    LegalActions,
 )
 from engine.betting.operations import (
     AddBonus,
@@ -71,7 +70,7 @@ from engine.betting.pots import Pot, build_pots, split_pot, uncalled
 from engine.cards import Card
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.evaluation import evaluate_7_ids
-from engine.views import STREETS, SeatDisplayView, TablePublicView
+from engine.views import STREETS, LegalActions, SeatDisplayView, TablePublicView
 
 __all__ = ["RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand", "HandConfig",
            "InvalidHandConfigError", "LegalActions"]

@@ -1,8 +1,9 @@
 """The fixed inputs of one hand (:class:`HandConfig`) and the small value types of
-:mod:`engine.betting.hand` (:class:`LegalActions`, :class:`ChipsInterpretation`) with its errors.
+:mod:`engine.betting.hand` (:class:`ChipsInterpretation`) with its errors.
 
-Import them from :mod:`engine.betting.hand` (``from engine.betting.hand import HandConfig, LegalActions``);
-they live here to keep that module to one concern.
+Import them from :mod:`engine.betting.hand` (``from engine.betting.hand import HandConfig``);
+they live here to keep that module to one concern.  What a seat may do is
+:class:`engine.views.LegalActions`, the one type the engine and the views share.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import InvalidInputError, PokerTableError
+from engine.views import LegalActions
 
 RAISE_RULES = ("standard", "double")
 
@@ -149,21 +151,7 @@ class HandConfig:
             raise InvalidHandConfigError(f"bad hand config: {exc}") from None
 
 
-@dataclass(frozen=True, slots=True)
-class LegalActions:
-    """What the seat to act may do.  ``call_amount``: chips a call adds (0: check);
-    ``min_raise_to``/``max_raise_to``: bet-or-raise *to* totals, None if not allowed.
-    When the stack cannot make a full raise, ``min_raise_to == max_raise_to`` (all-in)."""
-
-    can_fold: bool = False
-    can_check: bool = False
-    can_call: bool = False
-    call_amount: int = 0
-    min_raise_to: int | None = None
-    max_raise_to: int | None = None
-
-
-NO_ACTIONS = LegalActions()
+NO_ACTIONS = LegalActions()  #: nobody to act (the type lives in :mod:`engine.views`)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from engine.betting.hand_reading import HandReading
 from engine.evaluation import describe_against, evaluate
 from engine.views import (
-    LegalActionsView,
+    LegalActions,
     PotView,
     SeatDisplayView,
     SeatPublic,
@@ -25,12 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.cards import Card
 
 
-def _legal_view(hand: HandReading) -> LegalActionsView | None:
-    if hand.actor is None:
-        return None
-    la = hand.legal_actions()
-    return LegalActionsView(la.can_fold, la.can_check, la.can_call, la.call_amount,
-                            la.min_raise_to, la.max_raise_to)
+def _legal_view(hand: HandReading) -> LegalActions | None:
+    return hand.legal_actions() if hand.actor is not None else None
 
 
 def _pot_label(k: int) -> str:

@@ -7,8 +7,8 @@ CALL checks or calls and FOLD folds."*
 * **BET/RAISE press**: the first press sets the pending amount to ``min_raise_to``; each
   further press adds one minimum raise (``step``), capped at ``max_raise_to`` (all-in).
 * **BET/RAISE hold**: the pending amount becomes ``max_raise_to`` (all-in).
-* **CHECK/CALL** (press or hold): with an amount pending, confirms it as ``("bet_raise",
-  amount)``; with none, checks or calls: ``("check_call", None)``.
+* **CHECK/CALL** (press or hold): with an amount pending, confirms it as
+  ``("bet_or_raise_to", amount)``; with none, checks or calls: ``("check_or_call", None)``.
 * **FOLD** (press or hold): with an amount pending, cancels it (no action); with none, folds:
   ``("fold", None)``, also when a check was possible if the engine allows it (it does: the
   fold binds) - when ``legal.can_fold`` is False nothing happens and the note says so.
@@ -21,34 +21,17 @@ is the seat's own bet plus ``call_amount``; with no bet yet in the round the ste
 ``min_raise_to`` itself (the minimum bet, normally the big blind).  Callers that know the step
 better may pass it.
 
-Input ``legal`` is :class:`engine.views.LegalActionsView` or ``engine.betting.hand.LegalActions``
-(same field names).  The decided action maps one-to-one to
+Input ``legal`` is :class:`engine.views.LegalActions`.  The decided action maps one-to-one to
 ``engine.events.PlayerAction(t, seat, action, amount)``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 from engine.events import SeatButton
-
-
-class LegalLike(Protocol):
-    """Field names shared by ``LegalActionsView`` and ``engine.betting.hand.LegalActions``."""
-
-    @property
-    def can_fold(self) -> bool: ...
-    @property
-    def can_check(self) -> bool: ...
-    @property
-    def can_call(self) -> bool: ...
-    @property
-    def call_amount(self) -> int: ...
-    @property
-    def min_raise_to(self) -> int | None: ...
-    @property
-    def max_raise_to(self) -> int | None: ...
+from engine.views import LegalActions
 
 
 @dataclass(frozen=True)
@@ -61,8 +44,9 @@ class SeatInput:
 
 
 class SeatDecision(NamedTuple):
-    """A decided action: ``action`` is ``"fold"``, ``"check_call"`` or ``"bet_raise"``;
-    ``amount`` is the bet-or-raise-to total for ``"bet_raise"``, else None."""
+    """A decided action: ``action`` is ``"fold"``, ``"check_or_call"`` or
+    ``"bet_or_raise_to"`` (:data:`engine.events.ACTIONS`); ``amount`` is the
+    bet-or-raise-to total for ``"bet_or_raise_to"``, else None."""
 
     action: str
     amount: int | None
@@ -71,7 +55,7 @@ class SeatDecision(NamedTuple):
 IDLE = SeatInput()
 
 
-def raise_step(legal: LegalLike, bet: int = 0) -> int:
+def raise_step(legal: LegalActions, bet: int = 0) -> int:
     """The minimum raise increment in chips: ``min_raise_to - (bet + call_amount)``, or
     ``min_raise_to`` when nothing has been bet in the round.  0 when no raise is allowed.
 
@@ -83,7 +67,7 @@ def raise_step(legal: LegalLike, bet: int = 0) -> int:
     return max(step, 1)
 
 
-def apply_seat_button(state: SeatInput, legal: LegalLike | None, event: SeatButton, *,
+def apply_seat_button(state: SeatInput, legal: LegalActions | None, event: SeatButton, *,
                       bet: int = 0, step: int | None = None
                       ) -> tuple[SeatInput, SeatDecision | None]:
     """Apply one debounced key of the seat whose turn it is.
@@ -119,9 +103,9 @@ def apply_seat_button(state: SeatInput, legal: LegalLike | None, event: SeatButt
 
     if button == "check_call":
         if pending is not None:
-            return IDLE, SeatDecision("bet_raise", pending)
+            return IDLE, SeatDecision("bet_or_raise_to", pending)
         if legal.can_check or legal.can_call:
-            return IDLE, SeatDecision("check_call", None)
+            return IDLE, SeatDecision("check_or_call", None)
         return SeatInput(None, "cannot check or call"), None
 
     if button == "fold":
@@ -134,28 +118,29 @@ def apply_seat_button(state: SeatInput, legal: LegalLike | None, event: SeatButt
     return SeatInput(pending, state.note), None  # pragma: no cover - SeatButton validates names
 
 
-def _clamp(pending: int | None, legal: LegalLike) -> int | None:
+def _clamp(pending: int | None, legal: LegalActions) -> int | None:
     """Keep a pending amount inside today's limits (they may change while choosing)."""
     if pending is None or legal.min_raise_to is None or legal.max_raise_to is None:
         return None
     return max(legal.min_raise_to, min(pending, legal.max_raise_to))
 
 
-def presses_for(legal: LegalLike, action: str, amount: int | None = None, *, bet: int = 0,
+def presses_for(legal: LegalActions, action: str, amount: int | None = None, *, bet: int = 0,
                 step: int | None = None) -> list[tuple[str, str]] | None:
     """The key presses that make this interaction decide ``(action, amount)``, for bots and
     replays that press the seat buttons: ``[(button, "press"|"hold"), ...]``.
 
-    ``action``: ``"fold"``, ``"check_call"`` or ``"bet_raise"`` (``amount`` = raise-to total).
+    ``action``: ``"fold"``, ``"check_or_call"`` or ``"bet_or_raise_to"`` (``amount`` =
+    raise-to total).
     Returns None when the interaction cannot express it: an illegal action, or a raise-to
     amount that is neither ``min_raise_to + k * step`` nor all-in (recorded hands often have
     such amounts; the caller then gives the action directly, as a dealer would key it in).
     """
     if action == "fold":
         return [("fold", "press")] if legal.can_fold else None
-    if action == "check_call":
+    if action == "check_or_call":
         return [("check_call", "press")] if (legal.can_check or legal.can_call) else None
-    if action != "bet_raise" or amount is None:
+    if action != "bet_or_raise_to" or amount is None:
         return None
     lo, hi = legal.min_raise_to, legal.max_raise_to
     if lo is None or hi is None or not lo <= amount <= hi:

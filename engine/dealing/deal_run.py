@@ -135,15 +135,15 @@ class _Runner:
         assert seat is not None
         if verb in ("fold", "show", "muck"):
             return PlayerAction(t=t, seat=seat, action=verb)
-        if verb == "bet_raise":
-            return PlayerAction(t=t, seat=seat, action="bet_raise", amount=st.amount)
+        if verb == "bet_or_raise_to":
+            return PlayerAction(t=t, seat=seat, action=verb, amount=st.amount)
         dealing = bool(p.s.due or p.s.held or p.hand.next_deal() is not None)
         h = p.probe_hand() if dealing else p.hand
         if h.actor == seat:
             la = h.legal_actions()
             if verb == "all_in":
                 if la.max_raise_to is not None:
-                    return PlayerAction(t=t, seat=seat, action="bet_raise",
+                    return PlayerAction(t=t, seat=seat, action="bet_or_raise_to",
                                         amount=la.max_raise_to)
             elif verb == "check" and not la.can_check:
                 raise DealRefusedError(f"line {st.line}: seat {seat} cannot check: "
@@ -151,7 +151,7 @@ class _Runner:
             elif verb == "call" and la.can_check:
                 raise DealRefusedError(f"line {st.line}: seat {seat} has nothing to call: "
                                        "it checks")
-        return PlayerAction(t=t, seat=seat, action="check_call")
+        return PlayerAction(t=t, seat=seat, action="check_or_call")
 
     # -------------------------------------------------------------- expectations
     def _check(self, st: Step) -> None:

@@ -237,7 +237,7 @@ def parse_line(i: int, text: str, sc: DealScript) -> Step:
             return Step(i, text, "action", seat=seat, verb=_VERBS[rest])
         m2 = re.fullmatch(r"(bets|raises to|raises|bets all-in for) (\d{1,13})", rest)
         if m2:
-            return Step(i, text, "action", seat=seat, verb="bet_raise",
+            return Step(i, text, "action", seat=seat, verb="bet_or_raise_to",
                         amount=_int(i, m2.group(2), "an amount", 1))
         raise _fail(i, f"unknown seat action {rest!r}: folds, checks, calls, bets N, "
                        "raises to N, all-in, shows, mucks")

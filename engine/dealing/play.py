@@ -14,14 +14,11 @@ from engine.betting.hand import Hand
 from engine.cards import ALL_CARDS
 from engine.dealing.outcomes import ActionApplied, ActionHeld, Note, Outcome
 from engine.errors import IllegalActionError
-from engine.events import PlayerAction, event_from_dict, event_to_dict
+from engine.events import ACTIONS, PlayerAction, event_from_dict, event_to_dict
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
 
-ACTIONS = ("fold", "check_call", "bet_raise", "show", "muck")
-_ACTION_ALIASES = {"check": "check_call", "call": "check_call", "bet": "bet_raise",
-                   "raise": "bet_raise"}
 
 
 class PlayerActions:
@@ -37,7 +34,7 @@ class PlayerActions:
     def _on_action(self, ev: PlayerAction) -> list[Outcome]:
         s = self.s
         h = s.hand
-        act = _ACTION_ALIASES.get(ev.action, ev.action)
+        act = ev.action
         if act not in ACTIONS:
             raise IllegalActionError(f"unknown action {ev.action!r}; expected one of "
                                      f"{', '.join(ACTIONS)}")
@@ -103,7 +100,7 @@ class PlayerActions:
                 and not s.hand.is_complete:
             ev = event_from_dict(s.held.pop(0))
             assert isinstance(ev, PlayerAction)
-            act = _ACTION_ALIASES.get(ev.action, ev.action)
+            act = ev.action
             try:
                 outs += self._apply_now(ev, act)
             except IllegalActionError as exc:
@@ -133,11 +130,11 @@ class PlayerActions:
         for d in s.held + ([event_to_dict(extra)] if extra is not None else []):
             ev = event_from_dict(d)
             assert isinstance(ev, PlayerAction)
-            _act_on(h, ev, _ACTION_ALIASES.get(ev.action, ev.action))
+            _act_on(h, ev, ev.action)
         return h
 
     def _probe(self, ev: PlayerAction, act: str) -> None:
-        if act in ("fold", "check_call", "bet_raise"):
+        if act in ("fold", "check_or_call", "bet_or_raise_to"):
             self.probe_hand(ev)
 
 
@@ -155,10 +152,11 @@ def _act_on(h: Hand, ev: PlayerAction, act: str) -> bool:
         raise IllegalActionError(f"seat {ev.seat} is not to act; {who}")
     if act == "fold":
         h.fold()
-    elif act == "check_call":
+    elif act == "check_or_call":
         h.check_or_call()
     else:
         if ev.amount is None:
-            raise IllegalActionError("bet_raise needs an amount (the raise-to total)")
+            raise IllegalActionError("bet_or_raise_to needs an amount (the raise-to "
+                                     "total)")
         h.bet_or_raise_to(int(ev.amount))
     return True

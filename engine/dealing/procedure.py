@@ -5,7 +5,7 @@ API (for the service loop)::
     from engine.dealing.procedure import DealingProcedure
     proc = DealingProcedure(HandConfig(...), registry, profile="tda2024", seed=0)
     outcomes = proc.apply(event)   # CardDrawn, Declaration, ShoeReloaded, StubReshuffled,
-                                   # PlayerAction (action: fold | check_call | bet_raise
+                                   # PlayerAction (action: fold | check_or_call | bet_or_raise_to
                                    # (amount = raise-to total) | show | muck)
     proc.expected_next()           # slots the shoe must deliver next (engine.dealing.sequence)
     proc.pending_ruling()          # the latest advisory Ruling, or None
@@ -57,7 +57,7 @@ from engine.dealing.irregularities import (
     substantial_action,
 )
 from engine.dealing.outcomes import ExpectedNextChanged, Outcome, RulingIssued
-from engine.dealing.play import ACTIONS, PlayerActions
+from engine.dealing.play import PlayerActions
 from engine.dealing.registry import DeckCheck, DeckRegistry
 from engine.dealing.sequence import (
     BETTING,
@@ -73,6 +73,7 @@ from engine.dealing.sequence import (
 )
 from engine.errors import InvalidInputError
 from engine.events import (
+    ACTIONS,
     CardDrawn,
     Declaration,
     Event,

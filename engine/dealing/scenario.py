@@ -12,7 +12,8 @@ Line 1, the header (an object)::
 
 Then one event per line, in the :mod:`engine.events` vocabulary (``event_from_dict``):
 ``card_drawn``, ``declaration``, ``shoe_reloaded``, ``stub_reshuffled``, ``player_action``
-(``action``: fold | check_call | bet_raise with ``amount`` | show | muck).  Conveniences
+(``action``: fold | check_or_call | bet_or_raise_to with ``amount`` | show | muck; the
+older names check_call and bet_raise are accepted).  Conveniences
 for hand-written scripts, on ``card_drawn`` only: ``"card": "As"`` instead of ``uid``
 (looked up in the deck, or with ``"deck": 99`` in an extra deck), and ``draw`` may be left
 out (the shoe counter then counts the lines; a repeated UID keeps the previous number).

@@ -246,7 +246,7 @@ def fold_away(core: TableCore, t: float) -> list[Effect]:
     while core.in_hand and core.hand is not None and core.hand.actor in away:
         seat = core.hand.actor
         legal = core.hand.legal_actions()
-        action = "check_call" if legal.can_check else "fold"
+        action = "check_or_call" if legal.can_check else "fold"
         effects += core._player_action(PlayerAction(t=t, seat=seat, action=action))
     return effects
 
@@ -300,7 +300,7 @@ def _actor(core: TableCore, args: dict[str, Any]) -> int:
 def bet(core: TableCore, args: dict[str, Any], t: float) -> Result:
     seat = _actor(core, args)
     amount = _int(args, "amount", 1, 10**12)
-    effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_raise",
+    effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_or_raise_to",
                                                amount=amount))
     return effects, f"seat {seat} bets or raises to {amount}"
 
@@ -313,10 +313,10 @@ def all_in(core: TableCore, args: dict[str, Any], t: float) -> Result:
     legal = hand.legal_actions()
     if legal.max_raise_to is not None:
         amount = legal.max_raise_to
-        effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_raise",
+        effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_or_raise_to",
                                                    amount=amount))
         return effects, f"seat {seat} all-in to {amount}"
-    effects = core._player_action(PlayerAction(t=t, seat=seat, action="check_call"))
+    effects = core._player_action(PlayerAction(t=t, seat=seat, action="check_or_call"))
     return effects, f"seat {seat} calls all-in"
 
 
@@ -535,7 +535,7 @@ COMMANDS: dict[str, Spec] = {
     "back": Spec(back), "remove": Spec(remove), "eliminate": Spec(eliminate),
     "undo_elimination": Spec(undo_elimination),
     "bet": Spec(bet, DEALER), "all_in": Spec(all_in, DEALER),
-    "fold": Spec(_keyed_action("fold"), DEALER), "call": Spec(_keyed_action("check_call"),
+    "fold": Spec(_keyed_action("fold"), DEALER), "call": Spec(_keyed_action("check_or_call"),
                                                               DEALER),
     "show": Spec(_showdown("show"), DEALER), "muck": Spec(_showdown("muck"), DEALER),
     "stack": Spec(stack), "award": Spec(award), "confirm_color_up": Spec(confirm_color_up),

@@ -13,7 +13,7 @@ from dataclasses import replace
 from engine.cards import parse_cards
 from engine.views import (
     ClockView,
-    LegalActionsView,
+    LegalActions,
     PlaceLine,
     PotView,
     RoomView,
@@ -63,7 +63,7 @@ def table_preflop() -> TablePublicView:
         hand_number=42, street="preflop", seats=seats, board=(),
         pots=(PotView("Main pot", 400, eligible=(1, 2, 3, 4, 5, 6, 8)),),
         actor=8, to_call=400,
-        legal=LegalActionsView(can_fold=True, can_call=True, call_amount=400, min_raise_to=800,
+        legal=LegalActions(can_fold=True, can_call=True, call_amount=400, min_raise_to=800,
                                max_raise_to=17_400),
         small_blind=200, big_blind=400, ante=400,
     )
@@ -85,7 +85,7 @@ def table_side_pots() -> TablePublicView:
               PotView("Side pot 1", 3_600, eligible=(2, 3, 5)),
               PotView("Side pot 2", 1_200, eligible=(2, 5))),
         actor=5, to_call=800,
-        legal=LegalActionsView(can_fold=True, can_call=True, call_amount=800,
+        legal=LegalActions(can_fold=True, can_call=True, call_amount=800,
                                min_raise_to=2_400, max_raise_to=21_200),
         small_blind=200, big_blind=400, ante=400,
     )

@@ -4,8 +4,8 @@ A bot's decision depends only on ``(seed, hand_number, step)`` and the legal act
 on a running random generator, so a simulated run killed at any point and resumed from its
 journal makes exactly the same decisions as an uninterrupted run.
 
->>> from engine.views import LegalActionsView
->>> legal = LegalActionsView(can_fold=True, can_call=True, call_amount=20,
+>>> from engine.views import LegalActions
+>>> legal = LegalActions(can_fold=True, can_call=True, call_amount=20,
 ...                          min_raise_to=40, max_raise_to=1000)
 >>> decide(legal, seed=1, hand_number=3, step=0) == decide(legal, seed=1, hand_number=3, step=0)
 True
@@ -17,12 +17,13 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from engine.betting.seat_input import LegalLike
+from engine.views import LegalActions
 
 
 @dataclass(frozen=True)
 class BotDecision:
-    """``action``: ``fold``, ``check_call`` or ``bet_raise``; ``amount``: the raise-to total."""
+    """``action``: ``fold``, ``check_or_call`` or ``bet_or_raise_to``; ``amount``: the
+    raise-to total."""
 
     action: str
     amount: int | None = None
@@ -33,7 +34,7 @@ def _rng(*parts: object) -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
-def decide(legal: LegalLike, *, seed: int, hand_number: int, step: int,
+def decide(legal: LegalActions, *, seed: int, hand_number: int, step: int,
            style: str = "loose") -> BotDecision:
     """Choose a legal action.
 
@@ -59,9 +60,9 @@ def decide(legal: LegalLike, *, seed: int, hand_number: int, step: int,
             return BotDecision("fold")
     if lo is not None and hi is not None and x > 0.90:
         if x > 0.995:
-            return BotDecision("bet_raise", hi)
+            return BotDecision("bet_or_raise_to", hi)
         steps = rng.randint(0, 2)
-        return BotDecision("bet_raise", min(hi, lo + steps * max(1, lo // 2)))
+        return BotDecision("bet_or_raise_to", min(hi, lo + steps * max(1, lo // 2)))
     if legal.can_check or legal.can_call:
-        return BotDecision("check_call")
+        return BotDecision("check_or_call")
     return BotDecision("fold")

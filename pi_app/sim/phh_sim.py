@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.betting.seat_input import presses_for
-from engine.events import PlayerAction
+from engine.events import ACTIONS, PlayerAction
 from engine.history.phh import UnknownVariantError
 from engine.history.phh_replay import OK, deal_sequence, replay_hand
 from engine.table.core import TableSettings
@@ -29,8 +29,7 @@ from pi_app.sim.phh_files import NOT_PHH, PhhFileError, is_phh_name, load
 from pi_app.sim.policy import DELAYS, Step
 from pi_app.sim.simulator import SimOptions, Simulation
 
-_PLAYER_OPS = ("fold", "check_or_call", "bet_or_raise_to", "show", "muck")
-_ACTIONS = {"fold": "fold", "check_or_call": "check_call", "bet_or_raise_to": "bet_raise"}
+_PLAYER_OPS = ACTIONS  # the hand engine's operations and the events' actions are one vocabulary
 
 
 @dataclass
@@ -133,11 +132,8 @@ class PhhSimulation:
         if kind in ("show", "muck"):
             button = "check_call" if kind == "show" else "fold"
             return Step("press", (op.seat, button, "press"), t0 + DELAYS["press"]), False
-        if kind not in _ACTIONS:
-            raise RuntimeError(f"{plan.file} #{plan.label}: the service expected a player "
-                               f"action, the record has {kind}")
-        action = _ACTIONS[kind]
-        amount = getattr(op, "amount", None) if action == "bet_raise" else None
+        action = kind
+        amount = getattr(op, "amount", None) if action == "bet_or_raise_to" else None
         legal = hand.legal_actions()
         pending = core.seat_inputs.get(op.seat)
         keys = presses_for(legal, action, amount, bet=hand.bets.get(op.seat, 0))

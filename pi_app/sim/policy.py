@@ -171,7 +171,7 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
         d = decide(legal, seed=seed, hand_number=core.hand_number, step=step_no)
         keys = presses_for(legal, d.action, d.amount, bet=hand.bets.get(seat, 0))
         if keys is None:  # an amount the keys cannot make: call (or check) instead
-            keys = presses_for(legal, "check_call") or [("fold", "press")]
+            keys = presses_for(legal, "check_or_call") or [("fold", "press")]
         target = d.amount if keys[0][0] == "bet_raise" else None
         pending = core.seat_inputs.get(seat)
         if pending is not None and pending.pending_raise_to is not None:

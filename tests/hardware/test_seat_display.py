@@ -9,7 +9,7 @@ from luma.oled.device import sh1106, ssd1306
 
 from engine.cards import parse_cards
 from engine.events import DeviceStatus
-from engine.views import LegalActionsView, SeatDisplayView
+from engine.views import LegalActions, SeatDisplayView
 from hardware.seat_display import (
     DisplayConfigError,
     SeatDisplay,
@@ -35,7 +35,7 @@ def drain(q):
     return out
 
 
-LEGAL = LegalActionsView(can_fold=True, can_call=True, call_amount=400, min_raise_to=1200,
+LEGAL = LegalActions(can_fold=True, can_call=True, call_amount=400, min_raise_to=1200,
                          max_raise_to=12700)
 BASE = SeatDisplayView(seat=3, name="Ann", stack=12500, bet=200, to_call=400,
                        hole_cards=tuple(parse_cards("AsKd")))
@@ -48,7 +48,7 @@ STATES = {
     "seat_all_in_pending": replace(BASE, is_turn=True, legal=LEGAL, pending_raise_to=12700),
     "seat_check_or_bet": SeatDisplayView(
         seat=6, name="Bo", stack=3000, hole_cards=tuple(parse_cards("7h7s")), is_turn=True,
-        legal=LegalActionsView(can_check=True, min_raise_to=100, max_raise_to=3000)),
+        legal=LegalActions(can_check=True, min_raise_to=100, max_raise_to=3000)),
     "seat_waiting": BASE,
     "seat_won": SeatDisplayView(seat=5, name="Bartholomew", stack=25400, is_button=True,
                                 hole_cards=tuple(parse_cards("QhQc")), result=12700),
@@ -80,7 +80,7 @@ def test_each_state_looks_different():
 
 
 def test_action_line_shrinks_to_fit():
-    big = SeatDisplayView(seat=1, is_turn=True, legal=LegalActionsView(
+    big = SeatDisplayView(seat=1, is_turn=True, legal=LegalActions(
         can_fold=True, can_call=True, call_amount=1234567, min_raise_to=2469134,
         max_raise_to=9999999))
     line = action_line(big)

@@ -111,7 +111,7 @@ class FakeCore:
             hand["log"].append(f"{ev.seat} folds")
             if len(hand["in"]) - len(hand["folded"]) == 1:
                 return self._showdown()
-        elif ev.action == "bet_raise":
+        elif ev.action == "bet_or_raise_to":
             if not ev.amount or ev.amount <= 0:
                 raise IllegalActionError("a bet needs a positive amount")
             paid = min(ev.amount, self.s["stacks"][str(ev.seat)])
