@@ -8,7 +8,8 @@ from __future__ import annotations
 import ipaddress
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from pi_app.service.config_schema import ConsoleSection, SectionError
 
 DEFAULT_LISTEN = "127.0.0.1:8765"
 _LISTEN = re.compile(r"\[([0-9A-Fa-f:.]+)\]:(\d{1,5})|([A-Za-z0-9.\-]+):(\d{1,5})")
@@ -32,26 +33,28 @@ class ConsoleConfig:
         return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
 
 
+def console_config(sec: ConsoleSection | None) -> ConsoleConfig | None:
+    """``[console]`` (None when the section is absent: no console is served).
 
-def parse_console(c: Any) -> ConsoleConfig | None:
-    """``[console]`` (None when the section is absent: no console is served)."""
-    if "console" not in c.data:
+    Raises:
+        SectionError: ``console.listen`` is not ``HOST:PORT`` with an IP address or
+            ``localhost`` and a port 1..65535.
+    """
+    if sec is None:
         return None
-    sec = c.section("console")
-    listen = c.get(sec, "console", "listen", str, DEFAULT_LISTEN)
+    key, listen = "console.listen", sec.listen
     m = _LISTEN.fullmatch(listen)
     if m is None:
-        raise c.fail("console.listen", f'must be "HOST:PORT" (an IPv6 host in brackets), '
-                                       f"got {listen!r}")
+        raise SectionError(key, f'must be "HOST:PORT" (an IPv6 host in brackets), '
+                                f"got {listen!r}")
     host = m.group(1) or m.group(3)
     port = int(m.group(2) or m.group(4))
     if not 1 <= port <= 65535:
-        raise c.fail("console.listen", f"the port must be 1..65535, got {port}")
+        raise SectionError(key, f"the port must be 1..65535, got {port}")
     if m.group(3) and host != "localhost":
         try:
             ipaddress.ip_address(host)
         except ValueError:
-            raise c.fail("console.listen", f"the host must be an IP address or localhost, "
-                                           f"got {host!r}") from None
-    registration = c.get(sec, "console", "registration", bool, False)
-    return ConsoleConfig(host=host, port=port, registration=registration)
+            raise SectionError(key, f"the host must be an IP address or localhost, "
+                                    f"got {host!r}") from None
+    return ConsoleConfig(host=host, port=port, registration=sec.registration)

@@ -23,7 +23,7 @@ def test_pin_names_resolve_like_gpiozero() -> None:
     """Our BOARD/J8 table agrees with gpiozero's own header data for every GPIO pin."""
     from gpiozero.pins.mock import MockFactory
 
-    from pi_app.service.config import _BOARD_TO_BCM, _pin_bcm
+    from pi_app.service.config_checks import _BOARD_TO_BCM, _pin_bcm
     info = MockFactory().board_info
     for phys in range(1, 41):
         ours = _pin_bcm(f"BOARD{phys}")
@@ -66,7 +66,8 @@ def test_debounce_times(text: str, fragment: str) -> None:
 
 def test_debounce_times_that_work_pass() -> None:
     cfg = parse_config("[buttons]\nbounce_time = 0.05\nhold_time = 1\n", "t.toml")
-    assert cfg.buttons["bounce_time"] == 0.05
+    assert cfg.buttons.bounce_time == 0.05 and cfg.buttons.hold_time == 1.0
+    assert cfg.device_settings().buttons[0].bounce_time == 0.05  # what the keys are made with
     parse_config(f"[buttons]\nhold_time = {DEFAULT_BOUNCE_TIME * 2}\n", "t.toml")
 
 
