@@ -148,9 +148,27 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     """
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
-    f = font()
+    _draw_head(draw, view)
+    if view.status in ("empty", "out"):
+        # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
+        label = "OPEN SEAT" if view.status == "empty" else \
+            (safe_text(view.message, 21, latin1=True).upper() or "SITTING OUT")
+        draw.text(((WIDTH - text_width(label)) // 2, 26), label, fill=1, font=font())
+        return img
+    _draw_stack_and_cards(img, draw, view)
+    _draw_bet_line(draw, view)
+    note = safe_text(online_note or view.message, 60, latin1=True)
+    if view.result is not None:
+        _draw_result(img, draw, view.result)
+    elif view.is_turn and view.legal is not None:
+        _draw_prompt(draw, view, note)
+    else:
+        _draw_status(draw, view, note)
+    return img
 
-    # Row 0: seat, name, markers.
+
+def _draw_head(draw: ImageDraw.ImageDraw, view: SeatDisplayView) -> None:
+    """Row 0: seat, name, markers."""
     right = WIDTH - 1
     if view.is_big_blind:
         right = _marker(draw, right, "BB")
@@ -159,28 +177,26 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     if view.is_button:
         right = _marker(draw, right, "D")
     head = safe_text(f"{view.seat} {view.name.upper()}".strip(), 40, latin1=True)
-    draw.text((0, -1), head[: max(0, (right - 1) // CHAR_W)], fill=1, font=f)
+    draw.text((0, -1), head[: max(0, (right - 1) // CHAR_W)], fill=1, font=font())
 
-    if view.status in ("empty", "out"):
-        # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
-        label = "OPEN SEAT" if view.status == "empty" else \
-            (safe_text(view.message, 21, latin1=True).upper() or "SITTING OUT")
-        draw.text(((WIDTH - text_width(label)) // 2, 26), label, fill=1, font=f)
-        return img
 
-    # Rows 10-31: stack (big) and hole cards.
+def _draw_stack_and_cards(img: Image.Image, draw: ImageDraw.ImageDraw,
+                          view: SeatDisplayView) -> None:
+    """Rows 10-31: the stack (big) and the hole cards."""
     cards_w = 17 * len(view.hole_cards)
     stack = chips(view.stack)
     if (len(stack) * 2 * CHAR_W) <= WIDTH - cards_w - 2:
         _paste_big(img, (0, 10), stack)
     else:
-        draw.text((0, 15), stack, fill=1, font=f)
+        draw.text((0, 15), stack, fill=1, font=font())
     x = WIDTH - cards_w + 2
     for card in view.hole_cards:
         _card(draw, x, 10, card.rank, card.suit)
         x += 17
 
-    # Row 32: bet and amount to call.
+
+def _draw_bet_line(draw: ImageDraw.ImageDraw, view: SeatDisplayView) -> None:
+    """Row 32: the bet and the amount to call, as long as fits."""
     long, short, tiny = [], [], []
     if view.bet:
         long.append(f"BET {chips(view.bet)}")
@@ -191,36 +207,43 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
         short.append(f"C{chips(view.to_call)}")
         tiny.append(f"C{abbreviate(view.to_call)}")
     draw.text((0, 31), _fit("  ".join(long), " ".join(long), " ".join(short), " ".join(tiny)),
-              fill=1, font=f)
+              fill=1, font=font())
 
-    # Rows 42-63: action, status or result.
-    note = safe_text(online_note or view.message, 60, latin1=True)
-    if view.result is not None:
-        word = "WON" if view.result > 0 else ("LOST" if view.result < 0 else "EVEN")
-        text = f"{word} {chips(abs(view.result))}" if view.result else word
-        if len(text) * 2 * CHAR_W <= WIDTH:
-            _paste_big(img, ((WIDTH - len(text) * 2 * CHAR_W) // 2, 42), text)
-        else:
-            draw.text((0, 46), text, fill=1, font=f)
-        return img
-    if view.is_turn and view.legal is not None:
-        if view.pending_raise_to is not None:
-            all_in = (view.legal.max_raise_to is not None
-                      and view.pending_raise_to >= view.legal.max_raise_to)
-            verb = "RAISE TO" if (view.legal.call_amount > 0 or view.bet > 0) else "BET"
-            title = f"ALL-IN {chips(view.pending_raise_to)}" if all_in else \
-                f"{verb} {chips(view.pending_raise_to)}"
-            bottom = note or _fit("CALL=OK FOLD=CANCEL", "CALL=OK FOLD=NO")
-        else:
-            title = "YOUR ACTION"
-            bottom = action_line(view)
-        draw.rectangle((0, 42, WIDTH - 1, 52), fill=1)
-        draw.text(((WIDTH - text_width(title)) // 2, 41), _fit(title), fill=0, font=f)
-        draw.text((0, 53), _fit(bottom), fill=1, font=f)
-        return img
+
+def _draw_result(img: Image.Image, draw: ImageDraw.ImageDraw, result: int) -> None:
+    """Rows 42-63 after the hand: won, lost or even, with the chips."""
+    word = "WON" if result > 0 else ("LOST" if result < 0 else "EVEN")
+    text = f"{word} {chips(abs(result))}" if result else word
+    if len(text) * 2 * CHAR_W <= WIDTH:
+        _paste_big(img, ((WIDTH - len(text) * 2 * CHAR_W) // 2, 42), text)
+    else:
+        draw.text((0, 46), text, fill=1, font=font())
+
+
+def _draw_prompt(draw: ImageDraw.ImageDraw, view: SeatDisplayView, note: str) -> None:
+    """Rows 42-63 when the seat is to act: the amount being keyed, or the keys' meaning."""
+    legal = view.legal
+    assert legal is not None
+    if view.pending_raise_to is not None:
+        all_in = legal.max_raise_to is not None and view.pending_raise_to >= legal.max_raise_to
+        verb = "RAISE TO" if (legal.call_amount > 0 or view.bet > 0) else "BET"
+        title = f"ALL-IN {chips(view.pending_raise_to)}" if all_in else \
+            f"{verb} {chips(view.pending_raise_to)}"
+        bottom = note or _fit("CALL=OK FOLD=CANCEL", "CALL=OK FOLD=NO")
+    else:
+        title = "YOUR ACTION"
+        bottom = action_line(view)
+    f = font()
+    draw.rectangle((0, 42, WIDTH - 1, 52), fill=1)
+    draw.text(((WIDTH - text_width(title)) // 2, 41), _fit(title), fill=0, font=f)
+    draw.text((0, 53), _fit(bottom), fill=1, font=f)
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, view: SeatDisplayView, note: str) -> None:
+    """Rows 42-63 otherwise: folded or all in, and the note."""
     status = {"folded": "FOLDED", "all_in": "ALL IN"}.get(view.status, "")
+    f = font()
     if status:
         draw.text(((WIDTH - text_width(status)) // 2, 42), status, fill=1, font=f)
     if note:
         draw.text((0, 53), _fit(note.upper()), fill=1, font=f)
-    return img

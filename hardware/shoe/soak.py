@@ -53,36 +53,12 @@ def run_soak(cards: int, corrupt: float = 0.0, drop: float = 0.0, seed: int = 0,
             time.sleep(0.005)
         started = time.monotonic()
         sim.deal(cards)
-        seen: dict[int, str] = {}
-        duplicates = misordered = 0
-        last_draw = 0
-        last_progress = time.monotonic()
-        while len(seen) < cards and time.monotonic() - last_progress < idle_timeout:
-            try:
-                ev = events.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if not isinstance(ev, CardDrawn):
-                continue
-            if ev.draw in seen:
-                duplicates += 1
-                continue
-            seen[ev.draw] = ev.uid
-            if ev.draw != last_draw + 1:
-                misordered += 1
-            last_draw = ev.draw
-            last_progress = time.monotonic()
+        seen, duplicates, misordered = _receive(events, cards, idle_timeout)
         seconds = time.monotonic() - started
         expected = {draw: uid for _, draw, uid in sim.log}
         misordered += sum(1 for d, uid in seen.items() if expected.get(d) != uid)
         time.sleep(0.05)  # let late duplicates (retransmissions) show up, if any
-        while True:
-            try:
-                ev = events.get_nowait()
-            except queue.Empty:
-                break
-            if isinstance(ev, CardDrawn):
-                duplicates += 1 if ev.draw in seen else 0
+        duplicates += _late_duplicates(events, seen)
         return {
             "sent": sim.sent,
             "delivered": len(seen),
@@ -96,3 +72,41 @@ def run_soak(cards: int, corrupt: float = 0.0, drop: float = 0.0, seed: int = 0,
     finally:
         client.stop()
         sim.stop()
+
+
+def _receive(events: queue.Queue, cards: int, idle_timeout: float
+             ) -> tuple[dict[int, str], int, int]:
+    """Take card events until ``cards`` distinct draws arrived or none came for
+    ``idle_timeout`` seconds: ``(draw -> uid, duplicates, draws out of order)``."""
+    seen: dict[int, str] = {}
+    duplicates = misordered = 0
+    last_draw = 0
+    last_progress = time.monotonic()
+    while len(seen) < cards and time.monotonic() - last_progress < idle_timeout:
+        try:
+            ev = events.get(timeout=0.1)
+        except queue.Empty:
+            continue
+        if not isinstance(ev, CardDrawn):
+            continue
+        if ev.draw in seen:
+            duplicates += 1
+            continue
+        seen[ev.draw] = ev.uid
+        if ev.draw != last_draw + 1:
+            misordered += 1
+        last_draw = ev.draw
+        last_progress = time.monotonic()
+    return seen, duplicates, misordered
+
+
+def _late_duplicates(events: queue.Queue, seen: dict[int, str]) -> int:
+    """Draws already seen that are still queued (retransmissions)."""
+    duplicates = 0
+    while True:
+        try:
+            ev = events.get_nowait()
+        except queue.Empty:
+            return duplicates
+        if isinstance(ev, CardDrawn) and ev.draw in seen:
+            duplicates += 1

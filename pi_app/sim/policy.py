@@ -126,34 +126,7 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
     if proc is None or (proc.hand.is_complete and not proc.stopped):
         if max_hands is not None and core.hand_number >= max_hands:
             return Step("done", None, t0)
-        tour = core.tournament
-        q = tour.structure.qualifiers
-        if q is not None and (tour.round_over or not tour.clock.started) and not tour.finished:
-            nxt = tour.round + 1
-            seated = [e for e in tour.entrants if e.round == nxt]
-            if nxt <= q.rounds and len(seated) < len(core.settings.players):
-                seat = len(seated) + 1
-                return Step("command", ("register", {"name": f"Q{nxt} Player {seat}",
-                                                     "seat": seat}), t0 + DELAYS["command"])
-        names = {e.name for e in tour.entrants}
-        for entry in late:
-            if (entry.name not in names and core.hand_number + 1 >= entry.before_hand
-                    and core.tournament.registration_open()):
-                return Step("command", ("late_entry", {"name": entry.name, "seat": entry.seat}),
-                            t0 + DELAYS["command"])
-        wheel = core.tournament.wheel_view()
-        until = math.ceil(wheel.started_at + WHEEL_PAUSE) if wheel is not None else 0.0
-        if wheel is not None and core.last_t < until:
-            # the room watches the bonus wheel land before the next hand is dealt (a whole
-            # second, so that the loop's clock tick lands on it)
-            return Step("wait", None, float(until))
-        at = max(t0 + DELAYS["next_hand"], core.last_t)
-        clock = core.tournament.clock
-        if clock.started:
-            ahead = clock.peek(at)
-            if ahead.level.is_break and ahead.paused_at is None:
-                return Step("wait", None, at + (ahead.remaining(at) or 0.0) + 1.0)
-        return Step("dealer", ("next_hand", "press"), at)
+        return _between_hands(core, late, t0)
     if proc.pending_ruling() is not None:
         return Step("dealer", ("confirm_ruling", "press"), t0 + DELAYS["dealer"])
     if proc.stopped:
@@ -165,24 +138,63 @@ def next_step(core: TableCore, *, seed: int, max_hands: int | None = None,
         return Step("draw", core.registry.uid_of(next_card(core, seed)), t0 + DELAYS["draw"])
     hand = proc.hand
     if hand.actor is not None:
-        seat = hand.actor
-        legal = hand.legal_actions()
-        step_no = len(hand.operations)
-        d = decide(legal, seed=seed, hand_number=core.hand_number, step=step_no)
-        keys = presses_for(legal, d.action, d.amount, bet=hand.bets.get(seat, 0))
-        if keys is None:  # an amount the keys cannot make: call (or check) instead
-            keys = presses_for(legal, "check_or_call") or [("fold", "press")]
-        target = d.amount if keys[0][0] == "bet_raise" else None
-        pending = core.seat_inputs.get(seat)
-        if pending is not None and pending.pending_raise_to is not None:
-            # part-way through keying a raise: step up to the target, then confirm
-            if target is not None and pending.pending_raise_to < target:
-                return Step("press", (seat, "bet_raise", "press"), t0 + DELAYS["press"])
-            return Step("press", (seat, "check_call", "press"), t0 + DELAYS["press"])
-        button, press = keys[0]
-        return Step("press", (seat, button, press), t0 + DELAYS["press"])
+        return _bot_press(core, seed, t0)
     if hand.street == "showdown" and hand.showdown_pending:
         seat = hand.showdown_pending[0]
         return Step("press", (seat, "check_call", "press"), t0 + DELAYS["press"])
     raise RuntimeError(f"simulation stuck: expected {due}, street {hand.street}")
+
+
+def _between_hands(core: TableCore, late: tuple[LateEntry, ...], t0: float) -> Step:
+    """No hand in play: register a qualifier's players, seat a late arrival, watch the
+    bonus wheel land, wait out a break, or press NEXT HAND."""
+    tour = core.tournament
+    q = tour.structure.qualifiers
+    if q is not None and (tour.round_over or not tour.clock.started) and not tour.finished:
+        nxt = tour.round + 1
+        seated = [e for e in tour.entrants if e.round == nxt]
+        if nxt <= q.rounds and len(seated) < len(core.settings.players):
+            seat = len(seated) + 1
+            return Step("command", ("register", {"name": f"Q{nxt} Player {seat}",
+                                                 "seat": seat}), t0 + DELAYS["command"])
+    names = {e.name for e in tour.entrants}
+    for entry in late:
+        if (entry.name not in names and core.hand_number + 1 >= entry.before_hand
+                and tour.registration_open()):
+            return Step("command", ("late_entry", {"name": entry.name, "seat": entry.seat}),
+                        t0 + DELAYS["command"])
+    wheel = tour.wheel_view()
+    until = math.ceil(wheel.started_at + WHEEL_PAUSE) if wheel is not None else 0.0
+    if wheel is not None and core.last_t < until:
+        # the room watches the bonus wheel land before the next hand is dealt (a whole
+        # second, so that the loop's clock tick lands on it)
+        return Step("wait", None, float(until))
+    at = max(t0 + DELAYS["next_hand"], core.last_t)
+    if tour.clock.started:
+        ahead = tour.clock.peek(at)
+        if ahead.level.is_break and ahead.paused_at is None:
+            return Step("wait", None, at + (ahead.remaining(at) or 0.0) + 1.0)
+    return Step("dealer", ("next_hand", "press"), at)
+
+
+def _bot_press(core: TableCore, seed: int, t0: float) -> Step:
+    """The next key the seat to act presses for its bot's decision."""
+    assert core.proc is not None
+    hand = core.proc.hand
+    seat = hand.actor
+    assert seat is not None
+    legal = hand.legal_actions()
+    d = decide(legal, seed=seed, hand_number=core.hand_number, step=len(hand.operations))
+    keys = presses_for(legal, d.action, d.amount, bet=hand.bets.get(seat, 0))
+    if keys is None:  # an amount the keys cannot make: call (or check) instead
+        keys = presses_for(legal, "check_or_call") or [("fold", "press")]
+    target = d.amount if keys[0][0] == "bet_raise" else None
+    pending = core.seat_inputs.get(seat)
+    if pending is not None and pending.pending_raise_to is not None:
+        # part-way through keying a raise: step up to the target, then confirm
+        if target is not None and pending.pending_raise_to < target:
+            return Step("press", (seat, "bet_raise", "press"), t0 + DELAYS["press"])
+        return Step("press", (seat, "check_call", "press"), t0 + DELAYS["press"])
+    button, press = keys[0]
+    return Step("press", (seat, button, press), t0 + DELAYS["press"])
 
