@@ -73,3 +73,25 @@ class Health:
     def retry_due(self, now: float) -> bool:
         """Offline and the back-off has elapsed: time for another attempt."""
         return not self.online and now >= self.retry_at
+
+
+class HasHealth:
+    """An adapter whose :class:`Health` is its ``health``: ``online``, ``reason`` and
+    ``failures`` read from it."""
+
+    health: Health
+
+    @property
+    def online(self) -> bool:
+        """The device works now."""
+        return self.health.online
+
+    @property
+    def reason(self) -> str:
+        """Why the device is offline ("" when online)."""
+        return self.health.reason
+
+    @property
+    def failures(self) -> int:
+        """Failures seen since the adapter was made."""
+        return self.health.failures

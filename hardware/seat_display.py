@@ -33,7 +33,7 @@ from PIL import Image
 
 from engine.errors import InvalidInputError
 from engine.views import SeatDisplayView
-from hardware.health import Health
+from hardware.health import HasHealth, Health
 from hardware.seat_render import HEIGHT, WIDTH, render_seat_view
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ def _device_errors() -> tuple[type[BaseException], ...]:
         return (OSError,)
 
 
-class SeatDisplay:
+class SeatDisplay(HasHealth):
     """One seat's display.
 
     Args:
@@ -178,19 +178,6 @@ class SeatDisplay:
             f": {exc}"
         self.health.failed(now, reason)
         self._release()
-
-    @property
-    def online(self) -> bool:
-        return self.health.online
-
-    @property
-    def reason(self) -> str:
-        """Why the display is offline ("" when online)."""
-        return self.health.reason
-
-    @property
-    def failures(self) -> int:
-        return self.health.failures
 
     def _push(self, image: Image.Image) -> None:
         self.device.display(image)

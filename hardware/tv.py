@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from engine.errors import InvalidInputError
-from hardware.health import Health
+from hardware.health import HasHealth, Health
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # no banner in the service log
 log = logging.getLogger(__name__)
@@ -135,7 +135,7 @@ def choose_video_driver(requested: str = "auto", environ: Mapping[str, str] | No
                         reason="no desktop and no connected HDMI: headless")
 
 
-class TV:
+class TV(HasHealth):
     """The TV renderer.
 
     Args:
@@ -221,16 +221,6 @@ class TV:
         self._pg_clock = pygame.time.Clock()
         self.health.works(now, f"{self.choice.driver} display open")
         return True
-
-    @property
-    def online(self) -> bool:
-        """The real display is up (False: drawing off-screen)."""
-        return self.health.online
-
-    @property
-    def reason(self) -> str:
-        """Why the display is offline ("" when online)."""
-        return self.health.reason
 
     def _offline(self, now: float, reason: str) -> None:
         import pygame
