@@ -32,6 +32,7 @@ from pi_app.service.config_schema import (
     TournamentSection,
 )
 
+
 def has_control(text: str) -> bool:
     """Whether ``text`` holds a control character (C0/C1, DEL), a line/paragraph
     separator, a bidi control or only invisible characters: they would break the one-line
