@@ -43,7 +43,7 @@ def test_hostile_text_in_a_ruling_and_notices_draws(text):
     notice = f"Color-up: remove the 25 ({text}) chips"
     clock = replace(CLOCK, tournament_name=text, notices=(notice,))
     state = ScreenState(clock=clock, table=table_preflop(), ruling=ruling, layout="split",
-                        alarm=text)
+                        alarms=(text,))
     render_frame(surface, state)          # raised ValueError: null character before
     renderer = ScreenRenderer()
     assert renderer.render(surface, state) == [surface.get_rect()]
