@@ -1,7 +1,7 @@
 """Idle CPU and memory of the table service with the clock running (issue 14, item 2).
 
 The service runs as ``pokertable run --config bench/idle-table.toml`` runs it
-(:func:`pi_app.service.daemon.build_devices` + :func:`pi_app.service.wiring.run_service`,
+(:func:`pi_app.service.devices.wire_devices` + :func:`pi_app.service.wiring.run_service`,
 real clock), in this process: every device mocked, the real renderer drawing the TV at
 1920x1080 on SDL's ``dummy`` driver.  Once it is ready, NEXT HAND is queued on the loop,
 which starts the clock (the three players of the config are seated; no card is drawn, so
@@ -15,6 +15,7 @@ Run: ``.venv/bin/python bench/bench_idle.py [--seconds 60] [--warmup 10]``
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import tempfile
@@ -32,7 +33,7 @@ from common import MB, cpu_seconds, rss  # noqa: E402
 
 from engine.events import DealerButton  # noqa: E402
 from pi_app.service.config import load_config  # noqa: E402
-from pi_app.service.daemon import build_devices  # noqa: E402
+from pi_app.service.devices import wire_devices  # noqa: E402
 from pi_app.service.notify import Notifier  # noqa: E402
 from pi_app.service.wiring import run_service  # noqa: E402
 
@@ -42,9 +43,9 @@ CONFIG = HERE / "idle-table.toml"
 def idle(state: Path, warmup: float, seconds: float, tv: bool) -> tuple[float, float, dict]:
     """Run the idle service; returns (share of one core, RSS growth in bytes, loop counts)."""
     config = load_config(CONFIG, env={"STATE_DIRECTORY": str(state)})
-    devices, adapters = build_devices(config)
+    settings = config.device_settings()
     if not tv:
-        devices.tv = None
+        settings = dataclasses.replace(settings, tv=None)
     stop = threading.Event()
     ready: list = []
 
@@ -53,7 +54,7 @@ def idle(state: Path, warmup: float, seconds: float, tv: bool) -> tuple[float, f
         service.loop.put(DealerButton(t=service.loop.clock.now(), button="next_hand"))
 
     worker = threading.Thread(target=run_service, args=(config,), kwargs={
-        "devices": devices, "notifier": Notifier(None), "install_signal_handlers": False,
+        "wire": lambda put: wire_devices(settings, put), "notifier": Notifier(None), "install_signal_handlers": False,
         "until": stop.is_set, "on_ready": on_ready}, daemon=True)
     worker.start()
     time.sleep(warmup)

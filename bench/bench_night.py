@@ -44,15 +44,17 @@ def night(seconds: int, layout: str, tv_on: bool, structure: Path) -> tuple[int,
     if tv_on:
         from hardware.tv import TV
         from pi_app.screens import ScreenRenderer, screen_key
+        from pi_app.service.changes import ViewChanges
         renderer = ScreenRenderer()
-        tv = TV(draw=renderer, key=screen_key, size=(1920, 1080), fps=0)
+        changes = ViewChanges(screen_key)  # what the loop hands the TV, as in the service
+        tv = TV(draw=renderer, size=(1920, 1080), fps=0)
         tv.open(0.0)
     first = 0
     t0 = time.perf_counter()
     for k in range(1, seconds + 1):
         core.apply(ClockTick(t=float(k)))
         state = core.screen_state()
-        if tv is not None:
+        if tv is not None and changes.screen(state):
             tv.render(state, float(k))
         if k == 60:
             gc.collect()

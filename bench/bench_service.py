@@ -42,6 +42,8 @@ from common import long_structure, pct, real_play  # noqa: E402
 
 from engine.events import CardDrawn, ClockTick, DealerButton  # noqa: E402
 from engine.table.core import TableCore, TableSettings  # noqa: E402
+from pi_app.screens import screen_key  # noqa: E402
+from pi_app.service.changes import ViewChanges  # noqa: E402
 from pi_app.service.clock_source import VirtualClock  # noqa: E402
 from pi_app.service.journal import Journal  # noqa: E402
 from pi_app.service.loop import ServiceLoop  # noqa: E402
@@ -61,10 +63,10 @@ def new_core(structure: Path, players: int = 10) -> TableCore:
 def tv_renderer():
     """The real TV adapter at 1080p on the dummy driver, as the daemon wires it."""
     from hardware.tv import TV
-    from pi_app.screens import ScreenRenderer, screen_key
+    from pi_app.screens import ScreenRenderer
 
     renderer = ScreenRenderer()
-    tv = TV(draw=renderer, key=screen_key, size=(1920, 1080), fps=0)
+    tv = TV(draw=renderer, size=(1920, 1080), fps=0)
     tv.open(0.0)
     return tv, renderer
 
@@ -167,7 +169,8 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
         if not fsync:
             j._con.execute("PRAGMA synchronous=OFF")
         tv, renderer = tv_renderer()
-        loop = ServiceLoop(core, j, VirtualClock(), tv=tv.render)
+        loop = ServiceLoop(core, j, VirtualClock(), tv=tv.render,
+                          changes=ViewChanges(screen_key))
         out = []
         for i, ev in enumerate(real_play(core)):
             if i >= n:

@@ -35,10 +35,15 @@ def run(label: str, opts: SimOptions, latencies: list[float] | None = None,
         tv: bool = False) -> float:
     sim = Simulation(opts)
     if tv:  # the TV at 1080p and the seat displays, drawn as in the service: no pictures
-        from pi_app.sim.screenshots import ScreenRecorder
+        from hardware.seat_display import DisplaySettings
+        from hardware.tv import TVSettings
+        from pi_app.service.devices import DeviceSettings, wire_devices
 
-        rec = ScreenRecorder(None, size=(1920, 1080), players=opts.players)
-        sim.loop.tv, sim.loop.seats = rec.on_screen, rec.on_seats
+        screens = DeviceSettings(tv=TVSettings(size=(1920, 1080), fps=0, driver="dummy"),
+                                 displays=DisplaySettings(
+                                     backend="mock", seats=tuple(range(1, opts.players + 1))))
+        devices = wire_devices(screens, sim.loop.put, table_clock=sim.service.clock.now)
+        sim.loop.tv, sim.loop.seats = devices.show_screen, devices.show_seats
     if latencies is not None:
         handle = sim.loop.handle
 
@@ -50,7 +55,11 @@ def run(label: str, opts: SimOptions, latencies: list[float] | None = None,
 
         sim.loop.handle = timed  # type: ignore[method-assign]
     t0 = time.perf_counter()
-    summary = sim.run()
+    try:
+        summary = sim.run()
+    finally:
+        if tv:
+            devices.close()
     dt = time.perf_counter() - t0
     rate = summary["hands_played"] / dt
     print(f"  {label:<44} {summary['hands_played']:4d} hands in {dt:6.2f} s = "

@@ -13,7 +13,8 @@ nothing when nothing visible changed (``now`` alone moving, or the clock moving 
 same second), only the time fields when only the clock ticked, the whole frame otherwise.
 Wiring into ``hardware.tv``::
 
-    TV(draw=ScreenRenderer(), key=screen_key, ...)   # a renderer is a draw callable
+    TV(draw=ScreenRenderer(), ...)   # a renderer is a draw callable; the loop hands it
+                                     # the states whose screen_key changed (ViewChanges)
 """
 
 from __future__ import annotations
@@ -144,7 +145,7 @@ def _ticking_key(c: ClockView | None) -> tuple:
 def screen_key(state: ScreenState) -> tuple:
     """What decides whether a frame of ``state`` looks different: the state without ``now``
     and with the clock reduced to the texts it shows, plus the wheel's phase while it
-    spins.  For ``hardware.tv.TV(key=screen_key)``, so sub-second ticks cost nothing."""
+    spins.  For :class:`pi_app.service.changes.ViewChanges`, so sub-second ticks cost nothing."""
     static = replace(state, now=0.0, clock=_static_clock(state.clock), extra={})
     phase = None
     if state.wheel is not None:
