@@ -189,7 +189,7 @@ def test_journal_failure_alarm_clock_and_refused_hands(tmp_path: Path) -> None:
 
 
 def test_journal_alarm_does_not_hide_the_shoe_offline_alarm(tmp_path: Path) -> None:
-    from engine.events import ShoeStatus
+    from engine.events import DeviceStatus, ShoeStatus
     from engine.table.core import TableCore, TableSettings
     from engine.table.views import SHOE_OFFLINE_ALARM
 
@@ -200,12 +200,13 @@ def test_journal_alarm_does_not_hide_the_shoe_offline_alarm(tmp_path: Path) -> N
     assert loop.handle(ShoeStatus(t=1.0, online=False, reason="unplugged")) == APPLIED
     assert screens[-1].alarms == (SHOE_OFFLINE_ALARM,)
     full(loop, True)
-    assert loop.handle(ClockTick(t=2.0)) == DISPLAY_ONLY
+    # an input that must be journaled cannot be: refused, and the journal alarm goes up
+    assert loop.handle(DeviceStatus(t=2.0, device="tv", online=False)) == REFUSED
     alarms = screens[-1].alarms
     assert len(alarms) == 2 and "JOURNAL UNAVAILABLE" in alarms[0]
     assert alarms[1] == SHOE_OFFLINE_ALARM  # both stand: neither writer overwrote the other
     full(loop, False)
-    assert loop.handle(ClockTick(t=3.0)) == APPLIED
+    assert loop.handle(DeviceStatus(t=3.0, device="tv", online=True)) == APPLIED
     assert screens[-1].alarms == (SHOE_OFFLINE_ALARM,)
 
 
