@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.betting.hand_config import HandConfig, LegalActions
+from engine.betting.hand_config import HandConfig
 from engine.betting.pots import Pot
 from engine.cards import Card
+from engine.views import LegalActions
 
 
 class HandReading(Protocol):

@@ -50,7 +50,6 @@ from hardware.shoe.factory import ShoeConfig
 from hardware.sounds import SoundSettings
 from hardware.tv import SIZES, TVSettings
 from pi_app.service import config_checks as checks
-from pi_app.service.console_config import ConsoleConfig, console_config
 from pi_app.service.config_schema import (
     MAX_SEATS,
     MIN_SEATS,
@@ -60,6 +59,7 @@ from pi_app.service.config_schema import (
     one_line,
     read_sections,
 )
+from pi_app.service.console_config import ConsoleConfig, console_config
 
 if TYPE_CHECKING:
     from pi_app.service.devices import DeviceSettings

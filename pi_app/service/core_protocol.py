@@ -59,6 +59,12 @@ class TableCore(Protocol):
         """Inverse of :meth:`snapshot`."""
         ...
 
+    @classmethod
+    def from_config(cls, config: Any) -> TableCore:
+        """A new tournament for a table config (:class:`pi_app.service.config.TableConfig`,
+        or None where the core has defaults of its own)."""
+        ...
+
     def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
         """What the TV shows now (public), with the service's ``alarms`` among its own."""
         ...

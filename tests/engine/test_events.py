@@ -26,7 +26,7 @@ def test_a_scenario_line_with_the_older_names_reads_as_the_new_ones():
 
 def test_an_unknown_name_is_left_for_the_procedure_to_refuse():
     from engine.errors import IllegalActionError
-    from tests.dealing.builder import Builder
+    from tests.engine.dealing.builder import Builder
 
     b = Builder("x")
     b.holes()
