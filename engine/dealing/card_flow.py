@@ -44,6 +44,7 @@ from engine.text import check_uid
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
+    from engine.dealing.detection import Detection
     from engine.dealing.irregularities import Ruling
     from engine.dealing.registry import DeckRegistry
 
@@ -63,8 +64,7 @@ class CardFlow:
     _misdeal: Callable[..., list[Outcome]]
     _confirm: Callable[..., list[Outcome]]
     pending_ruling: Callable[[], Ruling | None]
-    _foreign: Callable[..., list[Outcome]]
-    _unexpected: Callable[..., list[Outcome]]
+    detection: Callable[[], Detection]
     _new_state: Callable[..., DealState]
     _apply_held: Callable[..., list[Outcome]]
     expected_next: Callable[..., list[str]]
@@ -123,7 +123,7 @@ class CardFlow:
                 f"Fouled deck: {what} came out of the shoe (tag {uid[-4:]}).",
                 ev.t, draw=len(s.draws), code="FOULED_DECK")
         if foreign:
-            return self._foreign(ev, card, uid)
+            return self.detection().foreign(ev, card, uid)
         outs: list[Outcome] = []
         if s.due and s.due[0] == RESHUFFLE:
             s.due.pop(0)
@@ -133,7 +133,7 @@ class CardFlow:
         assert card is not None  # a foreign tag was ruled on above
         if s.due:
             return outs + self._assign(s.due.pop(0), ev, card)
-        return outs + self._unexpected(ev, card)
+        return outs + self.detection().unexpected(ev, card)
 
     def _assign(self, slot: str, ev: CardDrawn, card: Card) -> list[Outcome]:
         s = self.s

@@ -29,6 +29,7 @@ from engine.events import Declaration
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
+    from engine.dealing.detection import Detection
     from engine.dealing.irregularities import HouseProfile, RulingBook
 
 #: Codes the shoe alone rules on: a later declaration about the same card is reconciled.
@@ -50,7 +51,7 @@ class Declarations:
     _misdeal: Callable[..., list[Outcome]]
     _set_draw: Callable[..., Draw]
     _feed_holes: Callable[[], None]
-    _declared_missed_burn: Callable[..., list[Outcome]]
+    detection: Callable[[], Detection]
     substantial_action: Callable[[], bool]
 
     # ------------------------------------------------------------------ declarations
@@ -75,7 +76,7 @@ class Declarations:
         if s.stopped:
             return [Note(f"play is stopped ({s.stopped.lower()}): declaration ignored")]
         if ev.kind == "missed_burn":
-            return self._declared_missed_burn(ev)
+            return self.detection().declared_missed_burn(ev)
         if ev.kind in ("exposed_card", "boxed_card", "wrong_seat"):
             d = self._target(ev)
             known = self._already_ruled(ev, d)

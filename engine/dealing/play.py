@@ -18,6 +18,7 @@ from engine.events import ACTIONS, PlayerAction, event_from_dict, event_to_dict
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
+    from engine.dealing.detection import Detection
 
 
 
@@ -28,7 +29,7 @@ class PlayerActions:
     _sync: Callable[[], None]
     _ruling: Callable[..., list[Outcome]]
     _completion: Callable[..., list[Outcome]]
-    _action_while_dealing: Callable[..., list[Outcome]]
+    detection: Callable[[], Detection]
 
     # ------------------------------------------------------------------ actions
     def _on_action(self, ev: PlayerAction) -> list[Outcome]:
@@ -47,7 +48,7 @@ class PlayerActions:
             self._probe(ev, act)  # refused here if it could never be legal
             if self._button_acts_short(ev, act):
                 return self._button_dead(ev, act)
-            outs: list[Outcome] = self._action_while_dealing(ev, act)
+            outs: list[Outcome] = self.detection().action_while_dealing(ev, act)
             if any(isinstance(o, ActionHeld) for o in outs) or s.stopped:
                 if not s.stopped:
                     s.held.append(event_to_dict(ev))

@@ -88,7 +88,7 @@ from engine.views import RulingView, SeatDisplayView, TablePublicView
 __all__ = ["ACTIONS", "DealingProcedure", "NoPendingRulingError"]
 
 
-class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, Detection):
+class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
     """A hand of Hold'em driven by the shoe stream, with rulings; see the module docstring.
 
     Args:
@@ -160,6 +160,10 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, De
         """TDA 36 (or the RRoP gate, knob ``misdeal_gate``) from the hand's action log."""
         h = self.probe_hand() if self.s.held else self.s.hand
         return substantial_action(h.actions_in_turn(), self.profile.misdeal_gate)
+
+    def detection(self) -> Detection:
+        """The irregularity rulings, working on this procedure through its desk."""
+        return Detection(_Desk(self))
 
     def expected_next(self, full: bool = False) -> list[str]:
         """What the shoe must deliver next: the slots due now, then (while betting is
@@ -311,3 +315,49 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations, De
                           event_from_dict(pd["trigger"]),
                           [event_from_dict(e) for e in pd["later"]])
         return p
+
+
+class _Desk:
+    """A :class:`engine.dealing.detection.DealingDesk` over a procedure: the deal's state,
+    profile and deck, and the procedure's own bookkeeping, each passed straight through."""
+
+    def __init__(self, proc: DealingProcedure) -> None:
+        self._proc = proc
+
+    @property
+    def state(self) -> DealState:
+        return self._proc.s
+
+    @property
+    def profile(self) -> HouseProfile:
+        return self._proc.profile
+
+    @property
+    def registry(self) -> DeckRegistry:
+        return self._proc.registry
+
+    def ruling(self, code: str, words: str, instruction: str, t: float, *,
+               row: str | None = None, rule: str | None = None,
+               draw: int | None = None) -> list[Outcome]:
+        return self._proc._ruling(code, words, instruction, t, row=row, rule=rule, draw=draw)
+
+    def misdeal(self, row: str, rule: str, words: str, t: float,
+                draw: int | None = None) -> list[Outcome]:
+        return self._proc._misdeal(row, rule, words, t, draw=draw)
+
+    def record(self, ev: CardDrawn, card: Card | None, dest: str, *,
+               seat: int | None = None, street: str | None = None,
+               exposed: bool = False) -> Draw:
+        return self._proc._record(ev, card, dest, seat=seat, street=street, exposed=exposed)
+
+    def set_draw(self, n: int, **changes: Any) -> Draw:
+        return self._proc._set_draw(n, **changes)
+
+    def rebuild(self, *, board: Sequence[Card]) -> None:
+        self._proc._rebuild(board=board)
+
+    def choose(self, cards: Sequence[Card], n: int) -> int:
+        return self._proc._choose(cards, n)
+
+    def substantial_action(self) -> bool:
+        return self._proc.substantial_action()
