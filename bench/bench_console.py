@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import websockets  # noqa: E402
 
-from tests.console.table_process import Table  # noqa: E402
+from tests.pi_app.console.table_process import Table  # noqa: E402
 
 BASE_CHIPS = 7_000_000  # stacks no other figure in the state document has
 

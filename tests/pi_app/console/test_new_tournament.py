@@ -9,8 +9,8 @@ import json
 import subprocess
 import sys
 
-from tests.console.night import ctl_json, ctl_ok
-from tests.console.table_process import Table, env_for
+from tests.pi_app.console.night import ctl_json, ctl_ok
+from tests.pi_app.console.table_process import Table, env_for
 
 
 def test_new_tournament_archives_and_starts_over(tmp_path):

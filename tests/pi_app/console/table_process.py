@@ -16,7 +16,8 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.data_paths import REPO
+
 MOCK_TABLE = REPO / "config" / "mock-table.toml"
 
 

@@ -21,12 +21,12 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.support.ui import Select
 
-from tests.console.browser import DESKTOP, PHONE, chromium, set_viewport
-from tests.console.night import load_script
-from tests.console.pages import Page, pushed_frames
-from tests.console.table_process import Table
+from tests.data_paths import REPO
+from tests.pi_app.console.browser import DESKTOP, PHONE, chromium, set_viewport
+from tests.pi_app.console.night import load_script
+from tests.pi_app.console.pages import Page, pushed_frames
+from tests.pi_app.console.table_process import Table
 
-REPO = Path(__file__).resolve().parents[2]
 SHOTS = REPO / "docs" / "screenshots" / "console"
 
 pytestmark = pytest.mark.slow

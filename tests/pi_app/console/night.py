@@ -1,16 +1,16 @@
 """The league night of issue 10, step by step, through ``pokertable ctl`` and HTTP on a real
-table service (:class:`tests.console.table_process.Table`).  Each step checks what it did;
+table service (:class:`tests.pi_app.console.table_process.Table`).  Each step checks what it did;
 the night's script is data: tests/data/console/night.json."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
-from tests.console.table_process import Table
+from tests.data_paths import data
+from tests.pi_app.console.table_process import Table
 
-SCRIPT = Path(__file__).resolve().parents[1] / "data" / "console" / "night.json"
+SCRIPT = data("console", "night.json")
 
 
 def load_script() -> dict[str, Any]:

@@ -3,7 +3,7 @@ the page's script and gives the page exactly the phone's and the desktop's viewp
 
 import pytest
 
-from tests.console.browser import DESKTOP, FLAGS, PHONE, chromium
+from tests.pi_app.console.browser import DESKTOP, FLAGS, PHONE, chromium
 
 PAGE = ("data:text/html,<meta name=viewport content='width=device-width,initial-scale=1'>"
         "<p id=x></p><script>document.getElementById('x').textContent="

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.console.night import first_half, load_script, second_half
-from tests.console.table_process import Table
+from tests.pi_app.console.night import first_half, load_script, second_half
+from tests.pi_app.console.table_process import Table
 
 pytestmark = pytest.mark.slow
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from pi_app.console.auth import TokenStore
 from pi_app.console.routes import COMMAND_PATHS
-from tests.console.table_process import Table
+from tests.pi_app.console.table_process import Table
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +156,7 @@ def test_fuzz_the_command_api(table, path, body):
     5xx, and a refusal adds nothing to the journal."""
     if path in ("start", "round/start", "seat-draw", "new-tournament"):
         # would change the night the other tests rely on (new-tournament archives it and
-        # starts an empty audit: tests/console/test_new_tournament.py covers it)
+        # starts an empty audit: tests/pi_app/console/test_new_tournament.py covers it)
         return
     before = journal_records(table)
     audit = audit_length(table)

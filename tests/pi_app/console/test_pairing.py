@@ -10,7 +10,7 @@ import json
 
 import websockets
 
-from tests.console.table_process import Table
+from tests.pi_app.console.table_process import Table
 
 
 def _ws_after_token(port: int, token: str) -> list[dict]:

@@ -4,10 +4,10 @@ next night) and offers it as CSV; a name is shown as text, never as markup."""
 from __future__ import annotations
 
 from pi_app.service.season_store import Season, season_path
-from tests.console.browser import DESKTOP, chromium
-from tests.console.pages import Page
-from tests.console.table_process import Table
 from tests.data_paths import DATA
+from tests.pi_app.console.browser import DESKTOP, chromium
+from tests.pi_app.console.pages import Page
+from tests.pi_app.console.table_process import Table
 
 
 def test_public_page_shows_the_season(tmp_path):

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from tests.console.browser import PHONE, chromium
-from tests.console.pages import Page
-from tests.console.table_process import Table
+from tests.pi_app.console.browser import PHONE, chromium
+from tests.pi_app.console.pages import Page
+from tests.pi_app.console.table_process import Table
 
 pytestmark = pytest.mark.slow
 TOKEN_KEY = "return localStorage.getItem('pokertable.console.token')"

@@ -19,9 +19,9 @@ import pytest
 from engine.events import ConsoleCommand
 from engine.tournament.structure_file import load_structure
 from pi_app.service.journal import Journal
-from tests.console.browser import PHONE, chromium
-from tests.console.pages import Page
-from tests.console.table_process import Table
+from tests.pi_app.console.browser import PHONE, chromium
+from tests.pi_app.console.pages import Page
+from tests.pi_app.console.table_process import Table
 
 pytestmark = pytest.mark.slow
 

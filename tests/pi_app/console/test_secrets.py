@@ -10,8 +10,8 @@ import threading
 
 import websockets
 
-from tests.console.night import dealer_token, post_ok, state
-from tests.console.table_process import Table
+from tests.pi_app.console.night import dealer_token, post_ok, state
+from tests.pi_app.console.table_process import Table
 
 HOLE_AND_BOARD = ["As", "Kd", "Qh", "Jc", "Ts", "9d", "8h", "7c",  # 4 players, 2 each
                   "2c", "3d", "4s", "5h"]  # burn, flop

@@ -4,11 +4,12 @@
 import importlib.util
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "bench_page_weight.py"
+from tests.data_paths import REPO
+
+BENCH = REPO / "bench" / "bench_page_weight.py"
 
 
 def _bench():

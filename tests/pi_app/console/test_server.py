@@ -11,7 +11,7 @@ import pytest
 import websockets
 
 from pi_app.service.config import load_config
-from tests.console.table_process import MOCK_TABLE, Table
+from tests.pi_app.console.table_process import MOCK_TABLE, Table
 
 
 @pytest.fixture
