@@ -48,6 +48,7 @@ from engine.betting.hand_config import (
     HandConfig,
     InvalidHandConfigError,
 )
+from engine.betting.hand_record import inputs_of, replay_inputs
 from engine.betting.operations import (
     AddBonus,
     AwardPot,
@@ -79,13 +80,6 @@ PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
 _BOARD_COUNTS = (0, 3, 1, 1)
 
 
-_WHOLE_ARG = ("hole", "raise", "show", "muck", "dead")
-
-
-def _whole(v: Any) -> bool:
-    """An int (not a bool), or a string of digits: never ``4.7`` read as ``4``."""
-    return (isinstance(v, int) and not isinstance(v, bool)) or (
-        isinstance(v, str) and v.isdigit())
 
 
 class Hand:
@@ -913,31 +907,8 @@ class Hand:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able snapshot ``{"config": ..., "inputs": [...]}`` (includes private cards:
-        for the journal only)."""
-        inputs: list[list[Any]] = []
-        for op in self._ops:
-            k = op.OP
-            if k == "deal_hole":
-                inputs.append(["hole", op.seat, str(op.card)])  # type: ignore[attr-defined]
-            elif k == "burn":
-                inputs.append(["burn", str(op.card)])  # type: ignore[attr-defined]
-            elif k == "deal_board":
-                inputs.append(["board", str(op.card)])  # type: ignore[attr-defined]
-            elif k == "fold":
-                inputs.append(["fold"])
-            elif k == "dead_hand":
-                inputs.append(["dead", op.seat])  # type: ignore[attr-defined]
-            elif k == "check_or_call":
-                inputs.append(["call"])
-            elif k == "bet_or_raise_to":
-                inputs.append(["raise", op.amount])  # type: ignore[attr-defined]
-            elif k == "show" and not op.auto:  # type: ignore[attr-defined]
-                inputs.append(["show", op.seat])  # type: ignore[attr-defined]
-            elif k == "muck":
-                inputs.append(["muck", op.seat])  # type: ignore[attr-defined]
-            elif k == "void":
-                inputs.append(["void", op.reason])  # type: ignore[attr-defined]
-        return {"config": self.config.to_dict(), "inputs": inputs}
+        for the journal only; :mod:`engine.betting.hand_record`)."""
+        return {"config": self.config.to_dict(), "inputs": inputs_of(self._ops)}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Hand:
@@ -951,34 +922,7 @@ class Hand:
             inputs = list(d["inputs"])
         except (KeyError, TypeError) as exc:
             raise InvalidInputError(f"bad hand snapshot: {exc}") from None
-        for x in inputs:
-            if not isinstance(x, (list, tuple)) or not x or (
-                    x[0] in _WHOLE_ARG and (len(x) < 2 or not _whole(x[1]))):
-                raise InvalidInputError(f"bad hand snapshot: input {x!r} is not well formed "
-                                        "(seats and amounts are whole numbers)")
-            kind = x[0]
-            if kind == "hole":
-                hand.deal_hole(int(x[1]), Card.parse(x[2]))
-            elif kind == "burn":
-                hand.burn(Card.parse(x[1]))
-            elif kind == "board":
-                hand.deal_board(Card.parse(x[1]))
-            elif kind == "fold":
-                hand.fold()
-            elif kind == "dead":
-                hand.dead_hand(int(x[1]))
-            elif kind == "call":
-                hand.check_or_call()
-            elif kind == "raise":
-                hand.bet_or_raise_to(int(x[1]))
-            elif kind == "show":
-                hand.show(int(x[1]))
-            elif kind == "muck":
-                hand.muck(int(x[1]))
-            elif kind == "void":
-                hand.void(x[1])
-            else:
-                raise InvalidInputError(f"bad hand snapshot: unknown input {kind!r}")
+        replay_inputs(hand, inputs)
         return hand
 
     # ------------------------------------------------------------------ views
