@@ -61,7 +61,7 @@ class PlayerActions:
         card still due (D10)."""
         s = self.s
         holes = [x for x in s.due if x.startswith(("hole:", "replace:"))]
-        return (act in ("fold", "check_call", "bet_raise") and ev.seat == s.cfg.button
+        return (act in ("fold", "check_or_call", "bet_or_raise_to") and ev.seat == s.cfg.button
                 and holes == [f"hole:{s.cfg.button}"] and not s.hole_buf.get(ev.seat))
 
     def _button_dead(self, ev: PlayerAction, act: str) -> list[Outcome]:
@@ -73,8 +73,8 @@ class PlayerActions:
         b = s.cfg.button
         s.due.remove(f"hole:{b}")
         s.hand.dead_hand(b)
-        said = {"fold": "folded", "check_call": "checked or called",
-                "bet_raise": f"bet or raised to {ev.amount}"}[act]
+        said = {"fold": "folded", "check_or_call": "checked or called",
+                "bet_or_raise_to": f"bet or raised to {ev.amount}"}[act]
         outs = self._ruling(
             "BUTTON_DEAD", f"The button (seat {b}) {said} with only one card.",
             "The button's hand is dead (TDA 37): muck its card and deal it no other. The "
