@@ -16,6 +16,7 @@ queue (fast; used by tests that need many runs).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import queue
