@@ -347,32 +347,11 @@ def hand_from_table(table: Mapping[str, Any], label: str | None = None,
     n = len(stacks_raw)
     if not 2 <= n <= 10:
         raise PhhError(f"{where}: {n} players; a hand needs 2 to 10")
-    lists: dict[str, list[Decimal | None]] = {}
-    for key in _AMOUNT_LISTS:
-        if key in table or key in ("antes", "blinds_or_straddles", "starting_stacks"):
-            vals = _list(table, key, where, n) if key in table else [Decimal(0)] * n
-            lists[key] = [_decimal(v, f"{where} {key}") for v in vals]
+    lists = _amount_lists(table, where, n)
     stacks_dec = lists["starting_stacks"]
     min_bet_dec = _decimal(_need(table, "min_bet", where), f"{where} min_bet")
     raw_actions = _list(table, "actions", where, None)
-    # Decimal places over every amount of the hand, bet amounts included.
-    amounts: list[Decimal] = [min_bet_dec]
-    for vals in lists.values():
-        amounts += [v for v in vals if v is not None and v.is_finite()]
-    for text in raw_actions:
-        w = str(text).split("#")[0].split()
-        if len(w) == 3 and w[1] == "cbr":
-            amounts.append(_decimal(w[2], f"{where} action {text!r}"))
-    places = max(_decimals(a) for a in amounts)
-    if places > _MAX_DECIMALS:
-        raise PhhError(f"{where}: amounts with more than {_MAX_DECIMALS} decimals")
-    cpu = 10 ** places
-    for key, vals in lists.items():
-        for v in vals:
-            if v is not None and v.is_infinite() and (key != "starting_stacks" or v < 0):
-                raise PhhError(f"{where}: {key} entry {v} is not a finite amount")
-            if v is not None and v.is_nan():
-                raise PhhError(f"{where}: {key} entry is NaN")
+    cpu = _chips_per_unit(lists, min_bet_dec, raw_actions, where)
 
     def scaled(key: str) -> tuple[int, ...]:
         return tuple(_scale(v, cpu, f"{where} {key}") for v in lists[key])  # type: ignore[arg-type]
@@ -383,18 +362,7 @@ def hand_from_table(table: Mapping[str, Any], label: str | None = None,
         raise PhhError(f"{where}: negative starting stack")
     actions = tuple(parse_action(t, n, cpu, f"{where} action {i + 1}")
                     for i, t in enumerate(raw_actions))
-    ats = table.get("ante_trimming_status")
-    if ats is not None and not isinstance(ats, bool):
-        raise PhhError(f"{where}: ante_trimming_status must be true or false")
-    players = table.get("players")
-    if players is not None:
-        players = tuple(str(p) for p in _list(table, "players", where, n))
-    seats = table.get("seats")
-    if seats is not None:
-        seats_l = _list(table, "seats", where, n)
-        if not all(isinstance(s, int) and not isinstance(s, bool) for s in seats_l):
-            raise PhhError(f"{where}: seats must be integers")
-        seats = tuple(seats_l)
+    ats, players, seats = _table_fields(table, where, n)
     extra = {k: v for k, v in table.items() if k not in KNOWN_FIELDS}
     return PhhHand(
         variant=variant,
@@ -413,6 +381,58 @@ def hand_from_table(table: Mapping[str, Any], label: str | None = None,
         field_order=tuple(table.keys()),
         label=label,
     )
+
+
+def _amount_lists(table: Mapping[str, Any], where: str, n: int
+                  ) -> dict[str, list[Decimal | None]]:
+    """The hand's per-player amount lists as Decimals (antes, blinds and starting stacks
+    default to zeros); an infinite or NaN amount is refused except an unknown stack."""
+    lists: dict[str, list[Decimal | None]] = {}
+    for key in _AMOUNT_LISTS:
+        if key in table or key in ("antes", "blinds_or_straddles", "starting_stacks"):
+            vals = _list(table, key, where, n) if key in table else [Decimal(0)] * n
+            lists[key] = [_decimal(v, f"{where} {key}") for v in vals]
+    for key, vals in lists.items():
+        for v in vals:
+            if v is not None and v.is_infinite() and (key != "starting_stacks" or v < 0):
+                raise PhhError(f"{where}: {key} entry {v} is not a finite amount")
+            if v is not None and v.is_nan():
+                raise PhhError(f"{where}: {key} entry is NaN")
+    return lists
+
+
+def _chips_per_unit(lists: Mapping[str, list[Decimal | None]], min_bet: Decimal,
+                    raw_actions: list[Any], where: str) -> int:
+    """10 ** the decimal places over every amount of the hand, bet amounts included."""
+    amounts: list[Decimal] = [min_bet]
+    for vals in lists.values():
+        amounts += [v for v in vals if v is not None and v.is_finite()]
+    for text in raw_actions:
+        w = str(text).split("#")[0].split()
+        if len(w) == 3 and w[1] == "cbr":
+            amounts.append(_decimal(w[2], f"{where} action {text!r}"))
+    places = max(_decimals(a) for a in amounts)
+    if places > _MAX_DECIMALS:
+        raise PhhError(f"{where}: amounts with more than {_MAX_DECIMALS} decimals")
+    return int(10 ** places)
+
+
+def _table_fields(table: Mapping[str, Any], where: str, n: int
+                  ) -> tuple[bool | None, tuple[str, ...] | None, tuple[int, ...] | None]:
+    """``(ante_trimming_status, players, seats)``, each None when the hand omits it."""
+    ats = table.get("ante_trimming_status")
+    if ats is not None and not isinstance(ats, bool):
+        raise PhhError(f"{where}: ante_trimming_status must be true or false")
+    players = None
+    if table.get("players") is not None:
+        players = tuple(str(p) for p in _list(table, "players", where, n))
+    seats = None
+    if table.get("seats") is not None:
+        seats_l = _list(table, "seats", where, n)
+        if not all(isinstance(s, int) and not isinstance(s, bool) for s in seats_l):
+            raise PhhError(f"{where}: seats must be integers")
+        seats = tuple(seats_l)
+    return ats, players, seats
 
 
 def _toml(text: str, where: str) -> dict[str, Any]:

@@ -61,75 +61,12 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
     if getattr(hand, "is_void", False):
         raise PhhError("a voided hand has no PHH form (every chip went back)")
     order = tuple(hand.seats)
-    n = len(order)
     player = {s: i + 1 for i, s in enumerate(order)}
-    heads_up = n == 2
-
-    def index(p: int) -> int:  # list index of player p (heads-up lists are reversed)
-        return (2 - p) if heads_up else p - 1
-
-    antes = [0] * n
-    blinds = [0] * n
-    if cfg.ante:
-        antes = [cfg.ante] * n
-    sb, bb = hand.small_blind_seat, hand.big_blind_seat
-    if sb is not None and sb in player:
-        blinds[index(player[sb])] = cfg.small_blind
-    if bb is not None and bb in player:
-        blinds[index(player[bb])] = cfg.big_blind
-        if cfg.big_blind_ante:
-            antes[index(player[bb])] += cfg.big_blind_ante
-    for seat, amount in cfg.posts.items():
-        blinds[index(player[seat])] -= amount
-
-    actions: list[PhhAction] = []
-    hole: dict[int, list[Card]] = {}
-    board: list[Card] = []
-    dealt_board = 0
-    won = [0] * n
-
-    def flush_hole() -> None:
-        if hole:
-            for p in range(1, n + 1):
-                actions.append(PhhAction("deal_hole", p, tuple(hole.get(p, ()))))
-            hole.clear()
-
-    def flush_board() -> None:
-        if board:
-            actions.append(PhhAction("deal_board", None, tuple(board)))
-            board.clear()
-
+    antes, blinds = _forced_bets(hand, player)
+    writer = _ActionWriter(len(order))
     for op in hand.operations:
-        kind = op.OP
-        if kind == "deal_hole":
-            hole.setdefault(player[op.seat], []).append(op.card)
-            continue
-        if kind in ("post_ante", "post_blind", "add_bonus", "burn", "return_uncalled"):
-            continue
-        flush_hole()
-        if kind == "deal_board":
-            board.append(op.card)
-            dealt_board += 1
-            if dealt_board in (3, 4, 5):  # one action per street, as PHH and PokerKit want
-                flush_board()
-            continue
-        flush_board()
-        if kind in ("fold", "dead_hand"):  # a dead hand (TDA 37) is written as its fold
-            actions.append(PhhAction("fold", player[op.seat]))
-        elif kind == "check_or_call":
-            actions.append(PhhAction("check_or_call", player[op.seat]))
-        elif kind == "bet_or_raise_to":
-            actions.append(PhhAction("bet_or_raise_to", player[op.seat], amount=op.amount))
-        elif kind == "show":
-            actions.append(PhhAction("show_or_muck", player[op.seat], tuple(op.cards), show=True))
-        elif kind == "muck":
-            actions.append(PhhAction("show_or_muck", player[op.seat], show=False))
-        elif kind == "award_pot":
-            won[player[op.seat] - 1] += op.amount
-    flush_hole()
-    flush_board()
-    actions = _runout_shows_first(actions)
-
+        writer.add(op, player)
+    actions = _runout_shows_first(writer.finish())
     names = dict(getattr(cfg, "names", {}) or {})
     fields: dict[str, Any] = dict(extra or {})
     if cfg.bonus:
@@ -145,9 +82,93 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
         ante_trimming_status=False,
         players=tuple(names.get(s, f"Seat {s}") for s in order),
         seats=order,
-        winnings=tuple(won) if hand.is_complete else None,
+        winnings=tuple(writer.won) if hand.is_complete else None,
         finishing_stacks=tuple(hand.stacks[s] for s in order) if hand.is_complete else None,
         chips_per_unit=1,
         extra=fields,
         label=label,
     )
+
+
+def _forced_bets(hand: Any, player: dict[int, int]) -> tuple[list[int], list[int]]:
+    """``(antes, blinds_or_straddles)`` in PHH order (heads-up lists are reversed); a live
+    post is a negative blind entry, the big-blind ante sits in the big blind's ante."""
+    cfg = hand.config
+    n = len(player)
+
+    def index(p: int) -> int:
+        return (2 - p) if n == 2 else p - 1
+
+    antes = [cfg.ante] * n if cfg.ante else [0] * n
+    blinds = [0] * n
+    sb, bb = hand.small_blind_seat, hand.big_blind_seat
+    if sb is not None and sb in player:
+        blinds[index(player[sb])] = cfg.small_blind
+    if bb is not None and bb in player:
+        blinds[index(player[bb])] = cfg.big_blind
+        if cfg.big_blind_ante:
+            antes[index(player[bb])] += cfg.big_blind_ante
+    for seat, amount in cfg.posts.items():
+        blinds[index(player[seat])] -= amount
+    return antes, blinds
+
+
+_SILENT = ("post_ante", "post_blind", "add_bonus", "burn", "return_uncalled")
+
+
+class _ActionWriter:
+    """The engine's operations as PHH actions: hole cards gathered per player (``d dh``
+    with both cards), board cards one action per street, chips won per player."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.actions: list[PhhAction] = []
+        self.hole: dict[int, list[Card]] = {}
+        self.board: list[Card] = []
+        self.dealt_board = 0
+        self.won = [0] * n
+
+    def add(self, op: Any, player: dict[int, int]) -> None:
+        kind = op.OP
+        if kind == "deal_hole":
+            self.hole.setdefault(player[op.seat], []).append(op.card)
+            return
+        if kind in _SILENT:
+            return
+        self._flush_hole()
+        if kind == "deal_board":
+            self.board.append(op.card)
+            self.dealt_board += 1
+            if self.dealt_board in (3, 4, 5):  # one action per street (PHH, PokerKit)
+                self._flush_board()
+            return
+        self._flush_board()
+        p = player[op.seat]
+        if kind in ("fold", "dead_hand"):  # a dead hand (TDA 37) is written as its fold
+            self.actions.append(PhhAction("fold", p))
+        elif kind == "check_or_call":
+            self.actions.append(PhhAction("check_or_call", p))
+        elif kind == "bet_or_raise_to":
+            self.actions.append(PhhAction("bet_or_raise_to", p, amount=op.amount))
+        elif kind == "show":
+            self.actions.append(PhhAction("show_or_muck", p, tuple(op.cards), show=True))
+        elif kind == "muck":
+            self.actions.append(PhhAction("show_or_muck", p, show=False))
+        elif kind == "award_pot":
+            self.won[p - 1] += op.amount
+
+    def finish(self) -> list[PhhAction]:
+        self._flush_hole()
+        self._flush_board()
+        return self.actions
+
+    def _flush_hole(self) -> None:
+        if self.hole:
+            for p in range(1, self.n + 1):
+                self.actions.append(PhhAction("deal_hole", p, tuple(self.hole.get(p, ()))))
+            self.hole.clear()
+
+    def _flush_board(self) -> None:
+        if self.board:
+            self.actions.append(PhhAction("deal_board", None, tuple(self.board)))
+            self.board.clear()
