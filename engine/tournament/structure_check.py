@@ -165,6 +165,22 @@ class Validator:
         rule = c.get("color_up_rule", "round_up")
         if rule not in COLOR_UP_RULES:
             self.bad("[chips]", f"color_up_rule must be one of {COLOR_UP_RULES}, got {rule!r}")
+        chips = self.chip_set(c)
+        raw_start = c.get("starting", {})
+        starting = self.starting(raw_start, {x.denomination for x in chips})
+        total = sum(d * n for d, n in starting.items())
+        if isinstance(raw_start, dict) and raw_start and total <= 0:
+            self.bad("[chips.starting]", "the starting stack is empty")
+        if total > MAX_STARTING_STACK:
+            self.bad("[chips.starting]", f"the starting stack of {total} chips is more than "
+                                         f"{MAX_STARTING_STACK} (10^12)")
+        if "starting_stack" in c and c["starting_stack"] != total:
+            self.bad("[chips]", f"starting_stack {c['starting_stack']!r} does not match the "
+                                f"starting chips, which add up to {total}")
+        return tuple(chips), dict(sorted(starting.items())), str(rule)
+
+    def chip_set(self, c: dict[str, Any]) -> list[Chip]:
+        """``[[chips.set]]``: the chips in play, lowest denomination first."""
         chips: list[Chip] = []
         raw_set = c.get("set", [])
         if not isinstance(raw_set, list) or not raw_set:
@@ -190,9 +206,11 @@ class Validator:
                 continue
             chips.append(Chip(d, color))
         chips.sort(key=lambda x: x.denomination)
-        denoms = {x.denomination for x in chips}
+        return chips
+
+    def starting(self, raw_start: Any, denoms: set[int]) -> dict[int, int]:
+        """``[chips.starting]``: denomination -> count of a player's starting chips."""
         starting: dict[int, int] = {}
-        raw_start = c.get("starting", {})
         if not isinstance(raw_start, dict) or not raw_start:
             self.bad("[chips.starting]", "give each player's starting chips by denomination")
             raw_start = {}
@@ -212,16 +230,7 @@ class Validator:
                 self.bad("[chips.starting]", f"count of {d} chips must be >= 0, got {v!r}")
                 continue
             starting[d] = v
-        total = sum(d * n for d, n in starting.items())
-        if raw_start and total <= 0:
-            self.bad("[chips.starting]", "the starting stack is empty")
-        if total > MAX_STARTING_STACK:
-            self.bad("[chips.starting]", f"the starting stack of {total} chips is more than "
-                                         f"{MAX_STARTING_STACK} (10^12)")
-        if "starting_stack" in c and c["starting_stack"] != total:
-            self.bad("[chips]", f"starting_stack {c['starting_stack']!r} does not match the "
-                                f"starting chips, which add up to {total}")
-        return tuple(chips), dict(sorted(starting.items())), str(rule)
+        return starting
 
     # -- levels
     def levels(self, raw_levels: Any, chips: tuple[Chip, ...]) -> tuple[Level, ...]:
@@ -249,22 +258,7 @@ class Validator:
             ante = self.int_field(raw, "ante", where, default=0) or 0
             bba = self.int_field(raw, "big_blind_ante", where, default=0) or 0
             min_bet = self.int_field(raw, "min_bet", where, minimum=1)
-            minutes = raw.get("minutes")
-            hands = raw.get("hands")
-            if minutes is not None and (not _is_num(minutes) or minutes <= 0):
-                self.bad(where, f"minutes must be a positive number, got {minutes!r}")
-                minutes = None
-            elif minutes is not None and not 1 <= minutes <= MAX_LEVEL_MINUTES:
-                self.bad(where, f"minutes must be 1..{MAX_LEVEL_MINUTES}, got {minutes!r}")
-                minutes = None
-            if hands is not None and (not _is_int(hands) or hands <= 0):
-                self.bad(where, f"hands must be a positive whole number, got {hands!r}")
-                hands = None
-            elif hands is not None and hands > MAX_LEVEL_HANDS:
-                self.bad(where, f"hands must be 1..{MAX_LEVEL_HANDS}, got {hands!r}")
-                hands = None
-            if ("minutes" in raw) == ("hands" in raw):
-                self.bad(where, "give exactly one of minutes or hands")
+            minutes, hands = self.duration(raw, where)
             if is_break:
                 if hands is not None:
                     self.bad(where, "a break lasts a number of minutes, not hands")
@@ -278,31 +272,12 @@ class Validator:
                 if bb and bb < prev_bb:
                     self.bad(where, f"big blind {bb} is lower than the previous level's {prev_bb}")
                 prev_bb = max(prev_bb, bb)
-            color_up = raw.get("color_up", [])
-            if _is_int(color_up):
-                color_up = [color_up]
-            if not isinstance(color_up, list) or not all(_is_int(d) for d in color_up):
-                self.bad(where, f"color_up must list denominations, got {color_up!r}")
-                color_up = []
             before = list(in_play)
-            for d in color_up:
-                if d not in in_play:
-                    self.bad(where, f"color-up of {d}: that denomination is not in play")
-                else:
-                    in_play.remove(d)
-            if color_up and not in_play:
-                self.bad(where, "the color-up removes every denomination")
+            color_up = self.color_up(raw, where, in_play)
             if in_play:
-                for label, amount in (("small blind", sb), ("big blind", bb), ("ante", ante),
-                                      ("big blind ante", bba), ("min bet", min_bet or 0)):
-                    if amount and not can_make(amount, in_play):
-                        need = [d for d in before if d not in in_play and amount % d == 0]
-                        if need:
-                            self.bad(where, f"color-up of {need[0]} but the {label} {amount} "
-                                            f"still needs those chips")
-                        else:
-                            self.bad(where, f"{label} {amount} cannot be made from the chips in "
-                                            f"play ({', '.join(map(str, in_play))})")
+                self.makeable(where, in_play, before, (
+                    ("small blind", sb), ("big blind", bb), ("ante", ante),
+                    ("big blind ante", bba), ("min bet", min_bet or 0)))
             out.append(Level(index=len(out), number=number, small_blind=sb, big_blind=bb,
                              ante=ante, big_blind_ante=bba,
                              minutes=float(minutes) if minutes is not None else None,
@@ -311,6 +286,56 @@ class Validator:
         if out and out[0].is_break:
             self.bad("break after level 0", "the structure cannot start with a break")
         return tuple(out)
+
+    def duration(self, raw: dict[str, Any], where: str) -> tuple[Any, Any]:
+        """``(minutes, hands)`` of one level or break, exactly one given (else None)."""
+        minutes = raw.get("minutes")
+        hands = raw.get("hands")
+        if minutes is not None and (not _is_num(minutes) or minutes <= 0):
+            self.bad(where, f"minutes must be a positive number, got {minutes!r}")
+            minutes = None
+        elif minutes is not None and not 1 <= minutes <= MAX_LEVEL_MINUTES:
+            self.bad(where, f"minutes must be 1..{MAX_LEVEL_MINUTES}, got {minutes!r}")
+            minutes = None
+        if hands is not None and (not _is_int(hands) or hands <= 0):
+            self.bad(where, f"hands must be a positive whole number, got {hands!r}")
+            hands = None
+        elif hands is not None and hands > MAX_LEVEL_HANDS:
+            self.bad(where, f"hands must be 1..{MAX_LEVEL_HANDS}, got {hands!r}")
+            hands = None
+        if ("minutes" in raw) == ("hands" in raw):
+            self.bad(where, "give exactly one of minutes or hands")
+        return minutes, hands
+
+    def color_up(self, raw: dict[str, Any], where: str, in_play: list[int]) -> list[int]:
+        """The level's ``color_up`` denominations, removed from ``in_play`` (in place)."""
+        color_up = raw.get("color_up", [])
+        if _is_int(color_up):
+            color_up = [color_up]
+        if not isinstance(color_up, list) or not all(_is_int(d) for d in color_up):
+            self.bad(where, f"color_up must list denominations, got {color_up!r}")
+            color_up = []
+        for d in color_up:
+            if d not in in_play:
+                self.bad(where, f"color-up of {d}: that denomination is not in play")
+            else:
+                in_play.remove(d)
+        if color_up and not in_play:
+            self.bad(where, "the color-up removes every denomination")
+        return list(color_up)
+
+    def makeable(self, where: str, in_play: list[int], before: list[int],
+                 amounts: tuple[tuple[str, int], ...]) -> None:
+        """Each forced bet of a level can be made from the chips still in play."""
+        for label, amount in amounts:
+            if amount and not can_make(amount, in_play):
+                need = [d for d in before if d not in in_play and amount % d == 0]
+                if need:
+                    self.bad(where, f"color-up of {need[0]} but the {label} {amount} "
+                                    f"still needs those chips")
+                else:
+                    self.bad(where, f"{label} {amount} cannot be made from the chips in "
+                                    f"play ({', '.join(map(str, in_play))})")
 
     # -- entries
     def late(self, lr: dict[str, Any], last_number: int, starting: dict[int, int]) -> LateRegistration:
