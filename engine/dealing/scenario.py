@@ -129,6 +129,37 @@ def _header(obj: Any) -> tuple[dict[str, Any], DealingProcedure, dict[int, DeckR
     unknown = sorted(set(obj) - HEADER_KEYS)
     if unknown:
         raise ScenarioError(f"line 1: unknown header key(s) {', '.join(map(repr, unknown))}")
+    seats = _header_seats(obj)
+    button = _int(obj, "button", lo=1, hi=10)
+    sb, bb, ante, bba, min_bet = _header_blinds(obj)
+    hand_number = _int(obj, "hand_number", default=1, lo=0, hi=10**9)
+    seed = _int(obj, "seed", default=0, lo=0, hi=2**63 - 1)
+    for key in ("name", "description", "profile", "raise_rule"):
+        if key in obj and not isinstance(obj[key], str):
+            raise ScenarioError(f"line 1: {key} must be a string, got {obj[key]!r}")
+    knobs = obj.get("knobs", {})
+    if not isinstance(knobs, dict):
+        raise ScenarioError("line 1: 'knobs' must be a JSON object")
+    if "expect" in obj:
+        _check_expect_obj("line 1", obj["expect"])
+    try:
+        reg, extras, known = _header_decks(obj)
+        cfg = HandConfig(stacks=seats, button=button, small_blind=sb, big_blind=bb, ante=ante,
+                         big_blind_ante=bba, min_bet=min_bet,
+                         raise_rule=obj.get("raise_rule", "standard"), hand_number=hand_number)
+        profile = make_profile(obj.get("profile", "tda2024"), **knobs)
+        proc = DealingProcedure(cfg, reg, profile, seed=seed, known_tags=known)
+    except ScenarioError:
+        raise
+    except PokerTableError as exc:
+        raise ScenarioError(f"line 1: bad header: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ScenarioError(f"line 1: bad header: {exc}") from None
+    return obj, proc, extras
+
+
+def _header_seats(obj: dict[str, Any]) -> dict[int, int]:
+    """The header's ``seats``: seat number (1..10) -> stack in chips."""
     if "seats" not in obj:
         raise ScenarioError("line 1: header is missing 'seats'")
     raw_seats = obj["seats"]
@@ -139,7 +170,12 @@ def _header(obj: Any) -> tuple[dict[str, Any], DealingProcedure, dict[int, DeckR
         if not (isinstance(k, str) and k.isdigit() and 1 <= int(k) <= 10):
             raise ScenarioError(f"line 1: seat {k!r} is not a seat number 1..10")
         seats[int(k)] = _int(raw_seats, k, lo=1, what=f"seat {k} stack")
-    button = _int(obj, "button", lo=1, hi=10)
+    return seats
+
+
+def _header_blinds(obj: dict[str, Any]) -> tuple[int, int, int, int, int | None]:
+    """``(small blind, big blind, ante, big-blind ante, min bet)`` in chips: blinds both
+    positive, or both 0 in a no-blind game that gives ``min_bet``."""
     sb = _int(obj, "small_blind", default=0)
     bb = _int(obj, "big_blind", default=0)
     ante = _int(obj, "ante", default=0)
@@ -154,14 +190,12 @@ def _header(obj: Any) -> tuple[dict[str, Any], DealingProcedure, dict[int, DeckR
                             f"{sb}/{bb}")
     elif bb < sb:
         raise ScenarioError(f"line 1: big_blind {bb} is smaller than small_blind {sb}")
-    hand_number = _int(obj, "hand_number", default=1, lo=0, hi=10**9)
-    seed = _int(obj, "seed", default=0, lo=0, hi=2**63 - 1)
-    for key in ("name", "description", "profile", "raise_rule"):
-        if key in obj and not isinstance(obj[key], str):
-            raise ScenarioError(f"line 1: {key} must be a string, got {obj[key]!r}")
-    knobs = obj.get("knobs", {})
-    if not isinstance(knobs, dict):
-        raise ScenarioError("line 1: 'knobs' must be a JSON object")
+    return sb, bb, ante, bba, min_bet
+
+
+def _header_decks(obj: dict[str, Any]
+                  ) -> tuple[DeckRegistry, dict[int, DeckRegistry], dict[str, Card]]:
+    """``(the table's deck, extra decks by seed, every foreign tag's card)``."""
     deck = obj.get("deck", {"seed": 0})
     if not isinstance(deck, dict):
         raise ScenarioError("line 1: 'deck' must be an object with 'seed' or 'cards'")
@@ -172,37 +206,21 @@ def _header(obj: Any) -> tuple[dict[str, Any], DealingProcedure, dict[int, DeckR
     if not isinstance(extra_tags, dict) or not all(
             isinstance(u, str) and isinstance(c, str) for u, c in extra_tags.items()):
         raise ScenarioError("line 1: 'extra_tags' must map UIDs to cards (strings)")
-    if "expect" in obj:
-        _check_expect_obj("line 1", obj["expect"])
-    try:
-        if "cards" in deck:
-            cards = deck["cards"]
-            if not isinstance(cards, dict) or not all(
-                    isinstance(u, str) and isinstance(c, str) for u, c in cards.items()):
-                raise ScenarioError("line 1: deck 'cards' must map UIDs to cards (strings)")
-            reg = DeckRegistry({u: Card.parse(c) for u, c in cards.items()},
-                               name=str(deck.get("name", "deck")))
-        else:
-            reg = make_test_deck(_int(deck, "seed", default=0, lo=0, hi=2**63 - 1,
-                                      what="deck seed"))
-        extras = {sd: make_test_deck(sd) for sd in extra_decks}
-        known = {u: c for r in extras.values() for u, c in
-                 ((u, r.card(u)) for u in r.uids())}
-        for u, c in extra_tags.items():
-            known[u.upper()] = Card.parse(c)
-        cfg = HandConfig(stacks=seats, button=button, small_blind=sb, big_blind=bb, ante=ante,
-                         big_blind_ante=bba, min_bet=min_bet,
-                         raise_rule=obj.get("raise_rule", "standard"), hand_number=hand_number)
-        profile = make_profile(obj.get("profile", "tda2024"), **knobs)
-        proc = DealingProcedure(cfg, reg, profile, seed=seed,
-                                known_tags=known)  # type: ignore[arg-type]
-    except ScenarioError:
-        raise
-    except PokerTableError as exc:
-        raise ScenarioError(f"line 1: bad header: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise ScenarioError(f"line 1: bad header: {exc}") from None
-    return obj, proc, extras
+    if "cards" in deck:
+        cards = deck["cards"]
+        if not isinstance(cards, dict) or not all(
+                isinstance(u, str) and isinstance(c, str) for u, c in cards.items()):
+            raise ScenarioError("line 1: deck 'cards' must map UIDs to cards (strings)")
+        reg = DeckRegistry({u: Card.parse(c) for u, c in cards.items()},
+                           name=str(deck.get("name", "deck")))
+    else:
+        reg = make_test_deck(_int(deck, "seed", default=0, lo=0, hi=2**63 - 1,
+                                  what="deck seed"))
+    extras = {sd: make_test_deck(sd) for sd in extra_decks}
+    known = {u: c for r in extras.values() for u in r.uids() if (c := r.card(u)) is not None}
+    for u, c in extra_tags.items():
+        known[u.upper()] = Card.parse(c)
+    return reg, extras, known
 
 
 MAX_JSON_DEPTH = 64  # far more than any script needs; deeper is refused, not recursed into
