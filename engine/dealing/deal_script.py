@@ -27,7 +27,7 @@ from typing import Any
 
 from engine.betting.hand import HandConfig
 from engine.cards import Card
-from engine.dealing.irregularities import make_profile
+from engine.dealing.irregularities import CATALOGUE, make_profile
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
 from engine.dealing.scenario import MAX_CHIPS, ScenarioError
@@ -319,8 +319,36 @@ def _expect(i: int, text: str) -> Step:
     for what in EXPECTS:
         if low == what or low.startswith((what + " ", what + ":")):
             args = body[len(what):].lstrip(":").split()
+            _check_expect_words(i, what, args)
             return Step(i, text, "expect", what=what, args=tuple(args))
     raise _fail(i, f"unknown expectation {body!r}; expected one of {', '.join(EXPECTS)}")
+
+
+#: The expectations that name ruling codes, and the statuses a ruling can have.
+_CODE_EXPECTS = ("ruling", "rulings include", "rulings exclude", "rulings")
+_STATUSES = ("advisory", "confirmed", "overridden")
+
+
+def _check_expect_words(i: int, what: str, args: list[str]) -> None:
+    """A ruling code, row or status an expectation names must exist, so that a misspelt
+    one is a syntax error rather than an expectation that always holds (``exclude``)."""
+    if what in _CODE_EXPECTS:
+        for word in args:
+            code = word.strip(",").upper().replace(" ", "_")
+            if code and code not in CATALOGUE and not (what == "rulings" and code == "NONE"):
+                raise _fail(i, f"unknown ruling code {word!r}; expected one of "
+                               f"{', '.join(sorted(CATALOGUE))}")
+    elif what == "rows":
+        rows = {f"D{n}" for n in range(1, 15)} | {f"B{n}" for n in range(1, 9)}
+        for word in args:
+            if word.upper() not in rows:
+                raise _fail(i, f"unknown row {word!r}; expected D1..D14 or B1..B8 "
+                               "(docs/irregularities.md)")
+    elif what == "statuses":
+        for word in args:
+            if word.lower() not in _STATUSES:
+                raise _fail(i, f"unknown ruling status {word!r}; expected one of "
+                               f"{', '.join(_STATUSES)}")
 
 
 def parse_deal(lines: Iterable[str]) -> DealScript:

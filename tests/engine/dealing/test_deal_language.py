@@ -75,11 +75,23 @@ def test_replay_exit_1_names_the_failed_line(tmp_path, capsys):
     (HEAD + "deal Ad\nblinds: 5/10\n", "line 6: header line 'blinds' after the first event"),
     ("seats: 1=1000 2=1000\nbutton: 2\nblinds: 20/10\ndeal Ad\n", "big blind 10 is smaller"),
     (HEAD + "deal Ad\u202e\n", "line 5: control or direction character U+202E"),
+    (HEAD + "deal Ad\nexpect rulings exclude MISDEEL\n", "line 6: unknown ruling code 'MISDEEL'"),
+    (HEAD + "deal Ad\nexpect ruling FOO\n", "line 6: unknown ruling code 'FOO'"),
+    (HEAD + "expect rows D15\n", "line 5: unknown row 'D15'"),
+    (HEAD + "expect statuses approved\n", "line 5: unknown ruling status 'approved'"),
 ])
 def test_replay_exit_2_for_a_malformed_file(tmp_path, capsys, text, where):
     rc, out, err = _run(tmp_path, text, capsys)
     assert rc == 2 and where in err and len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_known_codes_rows_and_statuses_still_parse():
+    sc = parse_deal((HEAD + "deal Ad\nexpect rulings exclude misdeal, FOULED_DECK\n"
+                     "expect rulings none\nexpect rows D14 B8\nexpect statuses confirmed\n"
+                     ).splitlines())
+    assert [st.what for st in sc.steps if st.kind == "expect"] == [
+        "rulings exclude", "rulings", "rows", "statuses"]
 
 
 def test_replay_exit_3_when_the_table_refuses_a_line(tmp_path, capsys):
