@@ -40,38 +40,51 @@ def interpret_chips(hand: HandReading, seat: int, amount: int, *, declared: Any 
         raise IllegalActionError(f"seat {seat} is not to act; {hand.legal_words()}")
     if not isinstance(amount, int) or amount < 0 or amount > stack:
         raise InvalidInputError(f"seat {seat} pushed {amount!r} chips; expected 0..{stack}")
-    cur = hand.current_bet
-    owe = cur - bet
-    total = bet + amount
     la = hand.legal_actions()
     rb = (None if la.min_raise_to is None or la.max_raise_to is None
           else (la.min_raise_to, la.max_raise_to))
-
-    def raise_to(to: int, rule: str) -> ChipsInterpretation:
-        if rb is None:
-            return ChipsInterpretation("check_or_call", None,
-                                       rule + "; a raise is not allowed now, so it is a call")
-        return ChipsInterpretation("bet_or_raise_to", max(rb[0], min(to, rb[1])), rule)
-
     if declared is not None:
-        if declared in ("check", "call"):
-            return ChipsInterpretation("check_or_call", None, f"declared {declared} (binding)")
-        if declared in ("bet", "raise"):
-            return raise_to(total, f"declared {declared}; amount from the chips")
-        if isinstance(declared, int) and not isinstance(declared, bool):
-            if declared <= cur:
-                return ChipsInterpretation("check_or_call", None,
-                                           f"declared {declared}: not above the bet, a call")
-            return raise_to(declared, f"declared {declared} (binding)")
-        raise InvalidInputError(
-            f"declaration {declared!r}: expected check, call, bet, raise or an amount")
+        return _declared(declared, bet + amount, hand.current_bet, rb)
+    return _pushed(amount, stack, bet, hand.current_bet, chip_count, rb)
+
+
+def _raise_to(to: int, rule: str, rb: tuple[int, int] | None) -> ChipsInterpretation:
+    """A bet or raise to ``to`` held within the legal bounds; a call when none is allowed."""
+    if rb is None:
+        return ChipsInterpretation("check_or_call", None,
+                                   rule + "; a raise is not allowed now, so it is a call")
+    return ChipsInterpretation("bet_or_raise_to", max(rb[0], min(to, rb[1])), rule)
+
+
+def _declared(declared: Any, total: int, cur: int,
+              rb: tuple[int, int] | None) -> ChipsInterpretation:
+    """A binding verbal declaration (TDA 40): its words decide, the chips give the amount."""
+    if declared in ("check", "call"):
+        return ChipsInterpretation("check_or_call", None, f"declared {declared} (binding)")
+    if declared in ("bet", "raise"):
+        return _raise_to(total, f"declared {declared}; amount from the chips", rb)
+    if isinstance(declared, int) and not isinstance(declared, bool):
+        if declared <= cur:
+            return ChipsInterpretation("check_or_call", None,
+                                       f"declared {declared}: not above the bet, a call")
+        return _raise_to(declared, f"declared {declared} (binding)", rb)
+    raise InvalidInputError(
+        f"declaration {declared!r}: expected check, call, bet, raise or an amount")
+
+
+def _pushed(amount: int, stack: int, bet: int, cur: int, chip_count: int,
+            rb: tuple[int, int] | None) -> ChipsInterpretation:
+    """Chips pushed with no words: all-in, check, bet, call, the one-chip rule (TDA 46)
+    and the 50% rule for a short raise (TDA 45)."""
+    owe = cur - bet
+    total = bet + amount
     if amount == stack and total > cur and rb is not None:
         return ChipsInterpretation("bet_or_raise_to", total, "all chips pushed: all-in")
     if owe <= 0:
         if amount == 0:
             return ChipsInterpretation("check_or_call", None, "no chips: check")
-        return raise_to(total, "bet of the chips' value (a bet below the minimum is "
-                        "made up to the minimum)")
+        return _raise_to(total, "bet of the chips' value (a bet below the minimum is "
+                         "made up to the minimum)", rb)
     if amount <= owe:
         return ChipsInterpretation("check_or_call", None, "chips up to the call: call")
     if chip_count == 1:
@@ -81,9 +94,8 @@ def interpret_chips(hand: HandReading, seat: int, amount: int, *, declared: Any 
     if rb is None:
         return ChipsInterpretation("check_or_call", None, "a raise is not allowed now: call")
     if total >= rb[0]:
-        return raise_to(total, "raise of the chips' value")
+        return _raise_to(total, "raise of the chips' value", rb)
     if 2 * (total - cur) >= rb[0] - cur:
-        return raise_to(rb[0], "50% or more of a raise: a full raise is required (TDA 45)")
+        return _raise_to(rb[0], "50% or more of a raise: a full raise is required (TDA 45)", rb)
     return ChipsInterpretation("check_or_call", None,
                                "less than 50% of a raise: a call, the excess returned (TDA 45)")
-
