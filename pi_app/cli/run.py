@@ -90,38 +90,10 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
 
     window = not args.headless and bool(os.environ.get("DISPLAY")
                                          or os.environ.get("WAYLAND_DISPLAY"))
-    # every option is checked before anything on disk changes
-    seed = args.seed if args.seed is not None else int(getattr(config, "seed", 1) or 1)
-    if seed < 0:
-        raise InvalidInputError(f"--seed must be 0 or more, got {seed}")
-    if not math.isfinite(args.speed) or args.speed <= 0:
-        raise InvalidInputError(f"--speed must be a number above 0, got {args.speed}")
-    players = len(config.seats)
-    if players < 2:
-        raise InvalidInputError("the simulated table needs at least 2 seats")
-    state_dir = Path(config.state_dir)
-    shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
-    for folder, what in ((state_dir, "state directory"), (shots, "--screenshots")):
-        if folder.exists() and not folder.is_dir():
-            raise InvalidInputError(f"{folder}: the {what} is a file, not a folder")
-    journal = state_dir / "sim-journal.db"
-    if not os.path.lexists(journal):
-        config.require_structure()  # a new tournament: nothing is created without one
-    state_dir.mkdir(parents=True, exist_ok=True)
-    hands = state_dir / "sim-journal-hands"
-    from pi_app.service.journal import Journal
-
-    if Journal.in_use(journal):
-        raise InvalidInputError(f"{journal} is in use by another run of the table")
-    why = "--fresh" if args.fresh else _why_start_over(journal)
-    if why is not None:
-        config.require_structure()  # a new tournament: nothing is moved aside without one
-        moved = _move_aside(journal, hands, shots)
-        if moved is not None:
-            print(f"{journal}: {why}; moved it aside, with its hand histories and pictures, "
-                  f"to {moved}", file=sys.stderr if why.startswith("unreadable") else sys.stdout,
-                  flush=True)
+    seed, state_dir, shots = _check_sim_options(config, args)
+    journal = _prepare_sim_journal(config, args, state_dir, shots)
     resume = journal.exists()
+    players = len(config.seats)
     print(f"Simulated table '{config.name}': {players} seats, structure "
           f"'{config.structure}', seed {seed}"
           f"{' (resuming ' + str(journal) + ')' if resume else ''}", flush=True)
@@ -149,6 +121,48 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     print(json.dumps(summary, sort_keys=True))
     sys.stdout.flush()
     return 0
+
+
+def _check_sim_options(config, args: argparse.Namespace) -> tuple[int, Path, Path]:
+    """``(seed, state directory, pictures folder)``: every option is checked before
+    anything on disk changes (InvalidInputError naming the option)."""
+    seed = args.seed if args.seed is not None else int(getattr(config, "seed", 1) or 1)
+    if seed < 0:
+        raise InvalidInputError(f"--seed must be 0 or more, got {seed}")
+    if not math.isfinite(args.speed) or args.speed <= 0:
+        raise InvalidInputError(f"--speed must be a number above 0, got {args.speed}")
+    if len(config.seats) < 2:
+        raise InvalidInputError("the simulated table needs at least 2 seats")
+    state_dir = Path(config.state_dir)
+    shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
+    for folder, what in ((state_dir, "state directory"), (shots, "--screenshots")):
+        if folder.exists() and not folder.is_dir():
+            raise InvalidInputError(f"{folder}: the {what} is a file, not a folder")
+    return seed, state_dir, shots
+
+
+def _prepare_sim_journal(config, args: argparse.Namespace, state_dir: Path,
+                         shots: Path) -> Path:
+    """The simulated table's journal path, after moving aside a finished or unreadable
+    tournament (or any with ``--fresh``) with its hand histories and pictures."""
+    journal = state_dir / "sim-journal.db"
+    if not os.path.lexists(journal):
+        config.require_structure()  # a new tournament: nothing is created without one
+    state_dir.mkdir(parents=True, exist_ok=True)
+    hands = state_dir / "sim-journal-hands"
+    from pi_app.service.journal import Journal
+
+    if Journal.in_use(journal):
+        raise InvalidInputError(f"{journal} is in use by another run of the table")
+    why = "--fresh" if args.fresh else _why_start_over(journal)
+    if why is not None:
+        config.require_structure()  # a new tournament: nothing is moved aside without one
+        moved = _move_aside(journal, hands, shots)
+        if moved is not None:
+            print(f"{journal}: {why}; moved it aside, with its hand histories and pictures, "
+                  f"to {moved}", file=sys.stderr if why.startswith("unreadable") else sys.stdout,
+                  flush=True)
+    return journal
 
 
 def _why_start_over(journal: Path) -> str | None:
