@@ -112,14 +112,21 @@ def warn_if_structure_changed(core: Any) -> str | None:
     return text
 
 
-def _precheck(core_class: type[Any], path: Path,
-              accept_loss: bool) -> Callable[[Journal], object]:
-    """What must refuse a journal before it is opened for writing: another core, and
-    hand histories past it (the read-only journal is recovered; a loss accepted knowingly
-    is handled by the writable recovery)."""
+def _precheck(core_class: type[Any], path: Path, accept_loss: bool,
+              check_recovered: Callable[[Any], None] | None = None
+              ) -> Callable[[Journal], object]:
+    """What must refuse a journal before it is opened for writing: another core, hand
+    histories past it, and what ``check_recovered`` refuses in the recovered core (the
+    read-only journal is recovered; a loss accepted knowingly is handled by the writable
+    recovery)."""
     def check(ro: Journal) -> object:
         check_core(ro.meta, core_class, path)
-        return ro.scan() if accept_loss else recover(ro, core_class, history_dir_for(path))
+        if accept_loss:
+            return ro.scan()
+        rec = recover(ro, core_class, history_dir_for(path))
+        if check_recovered is not None:
+            check_recovered(rec.core)
+        return rec
     return check
 
 
@@ -135,7 +142,8 @@ def build_service(config: TableConfig | None = None, *,
                   clock: ClockSource | None = None, journal_path: str | Path | None = None,
                   resume: bool = True, notifier: Notifier | None = None,
                   snapshot_every: int | None = None, tick_interval: float | None = None,
-                  accept_loss: bool = False) -> Service:
+                  accept_loss: bool = False,
+                  check_recovered: Callable[[Any], None] | None = None) -> Service:
     """Open or create the journal, recover, and build the loop (no devices attached:
     see :meth:`Service.attach`).
 
@@ -152,6 +160,9 @@ def build_service(config: TableConfig | None = None, *,
         resume: with False, an existing journal is an error (:class:`JournalExistsError`).
         accept_loss: open a journal that lost records knowingly (``--accept-journal-loss``):
             it goes on from its last intact record and the loss is logged.
+        check_recovered: called with the recovered core of an existing journal; what it
+            raises refuses the journal before anything is written to it (the file, its
+            ``-wal`` and its hand histories are left as they were).
 
     Raises:
         JournalExistsError, JournalSchemaError, JournalCorruptError, JournalBusyError,
@@ -171,10 +182,13 @@ def build_service(config: TableConfig | None = None, *,
             raise JournalExistsError(f"{path}: a journal already exists; resume it or choose "
                                      "another journal file")
         journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss,
-                               precheck=_precheck(core_class, path, accept_loss))
+                               precheck=_precheck(core_class, path, accept_loss,
+                                                  check_recovered))
         try:
             check_core(journal.meta, core_class, path)
             recovered = recover(journal, core_class, history_dir_for(path))
+            if accept_loss and check_recovered is not None:
+                check_recovered(recovered.core)
         except BaseException:
             journal.close()
             raise

@@ -175,10 +175,11 @@ def sim_device_settings(opts: SimOptions, name: str) -> DeviceSettings:
 class Simulation:
     """One simulated run (build with options, then :meth:`run`)."""
 
-    def _resumable(self, opts: SimOptions) -> TableSettings:
-        """The settings a resumed journal must hold.  When the structure file cannot be
-        read now, the house profile it named is taken from the journal's recorded copy
-        (unless ``--profile`` names one), since the resume plays that copy."""
+    def _resumable(self, opts: SimOptions, made: TableSettings) -> TableSettings:
+        """The settings a resumed journal (whose core was ``made`` with these) must hold.
+        When the structure file cannot be read now, the house profile it named is taken
+        from the journal's recorded copy (unless ``--profile`` names one), since the
+        resume plays that copy."""
         from engine.tournament.structure import StructureError
         from engine.tournament.structure_file import load_structure
 
@@ -186,8 +187,17 @@ class Simulation:
             try:
                 load_structure(opts.preset)
             except StructureError:
-                return dataclasses.replace(self.settings, profile=self.core.settings.profile)
+                return dataclasses.replace(self.settings, profile=made.profile)
         return self.settings
+
+    def _check_resumed(self, opts: SimOptions, journal: str, core: Any) -> None:
+        """Refuse a journal made with other options (before anything is written to it)."""
+        made = core.settings
+        if made != self._resumable(opts, made):
+            raise SimError(
+                f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
+                f"other options than these: resume it with the --preset, --seed and "
+                f"--players it was started with (or start a new journal)")
 
     def __init__(self, opts: SimOptions, settings: TableSettings | None = None) -> None:
         self.opts = opts
@@ -224,15 +234,9 @@ class Simulation:
             raise SimError(f"backend must be 'hardware' or 'direct', got {opts.backend!r}")
         self.service = build_service(
             None, core_factory=lambda: TableCore.new(self.settings), clock=self.clock,
-            journal_path=journal, resume=opts.resume, accept_loss=opts.accept_journal_loss)
+            journal_path=journal, resume=opts.resume, accept_loss=opts.accept_journal_loss,
+            check_recovered=lambda core: self._check_resumed(opts, journal, core))
         self.loop = self.service.loop
-        if self.service.recovered is not None and self.core.settings != self._resumable(opts):
-            made = self.core.settings
-            self.service.close()
-            raise SimError(
-                f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
-                f"other options than these: resume it with the --preset, --seed and "
-                f"--players it was started with (or start a new journal)")
         # the link's health runs on real time (heartbeats are real); events get table time
         self.devices = wire_devices(sim_device_settings(opts, f"sim-{id(self):x}"),
                                     self.loop.put, table_clock=self.service.clock.now)
