@@ -54,7 +54,7 @@ from decimal import Decimal
 from typing import Any
 
 from engine.errors import IllegalActionError, InvalidInputError
-from engine.tournament import report, room
+from engine.tournament import eliminations, house_rounds, report, room
 from engine.tournament.clock import Clock, ClockAlert, ClockError, SnapshotError
 from engine.tournament.color_up import ColorUpResult, color_up
 from engine.tournament.entrant import Entrant
@@ -367,34 +367,6 @@ class Tournament:
         out += self._check_round_end(now)
         return out
 
-    # ------------------------------------------------------------------ heads-up (seed 003)
-    def _heads_up(self, now: float, was_heads_up: bool) -> list[ClockAlert]:
-        out: list[ClockAlert] = []
-        limit = self.structure.heads_up_hand_limit
-        if limit is None or self.finished or len(self.active()) != 2:
-            return out
-        if self.heads_up_hands is None:
-            self.heads_up_hands = 0
-            out.append(self._alert("heads_up_limit", now, f"Heads-up: {limit}-hand limit"))
-            return out
-        if not was_heads_up:
-            return out
-        self.heads_up_hands += 1
-        a, b = self.active()
-        if self.heads_up_hands == limit - 1:
-            out.append(self._alert("heads_up_last_hand", now, "Last heads-up hand"))
-        if self.heads_up_hands >= limit:
-            if a.chips == b.chips:
-                if not self.sudden_death:
-                    out.append(self._alert("sudden_death", now,
-                                           "Chips tied: one sudden-death hand"))
-                self.sudden_death = True
-            else:
-                loser = a if a.chips < b.chips else b
-                winner = b if loser is a else a
-                out += self._eliminate(now, loser, by=winner, keep_chips=True)
-        return out
-
     # ------------------------------------------------------------------ eliminations
     def _alert(self, kind: str, t: float, message: str) -> ClockAlert:
         lv = self.clock.level
@@ -425,21 +397,7 @@ class Tournament:
         return out
 
     def _eliminate_tied(self, now: float, group: list[Entrant], by: Entrant) -> list[ClockAlert]:
-        """Players out in the same hand with the same chips at its start tie (TDA): they
-        share the best of the places they cover (:meth:`prizes` splits those places' prizes)."""
-        out: list[ClockAlert] = []
-        for e in group:
-            out += self._eliminate(now, e, by=by)
-        if len(group) > 1:
-            top = max(e.out_order or 0 for e in group)
-            for e in group:
-                e.out_order = top
-            names = {e.name for e in group}
-            out = [dataclasses.replace(a, message=f"{a.message.split(' finishes ')[0]} finishes "
-                                                  f"{self.place(group[0])} (tied)")
-                   if a.kind == "eliminated" and a.message.split(" finishes ")[0] in names
-                   else a for a in out]
-        return out
+        return eliminations.eliminate_tied(self, now, group, by)
 
     def eliminate(self, now: float, seat: int, by: int | None = None) -> list[ClockAlert]:
         """Operator: the player in ``seat`` is out now; any chips they had leave play.
@@ -460,36 +418,7 @@ class Tournament:
         """Put a mistakenly eliminated player back (default: the last one out) with
         ``chips`` (default: the chips they had when eliminated; needed when they busted in a
         hand).  Later finishing places move up accordingly."""
-        if self.current is not None:
-            raise ClockError("finish the hand first")
-        outs = sorted((e for e in self.round_entrants() if not e.active),
-                      key=lambda e: e.out_order or 0)
-        if not outs:
-            raise InvalidInputError("nobody has been eliminated")
-        e = outs[-1] if entry_id is None else next(
-            (x for x in outs if x.entry_id == entry_id), None)
-        if e is None:
-            raise InvalidInputError(f"entry {entry_id} is not eliminated")
-        give = e.chips_at_out if chips is None else chips
-        if not isinstance(give, int) or give <= 0:
-            raise InvalidInputError(f"give the chips {e.name} returns with (got {give!r})")
-        if any(x.seat == e.seat for x in self.active()):
-            raise InvalidInputError(f"seat {e.seat} is taken")
-        order = e.out_order or 0
-        for x in outs:
-            if (x.out_order or 0) > order:
-                x.out_order = (x.out_order or 0) - 1
-        if e.knocked_out_by is not None:
-            for x in self.entrants:
-                if x.entry_id == e.knocked_out_by:
-                    x.knockouts -= 1
-        e.out_order = e.out_at = e.knocked_out_by = None
-        e.chips = give
-        self.finished = False
-        if len(self.active()) > 2:
-            self.heads_up_hands = None
-            self.sudden_death = False
-        return e
+        return eliminations.undo_elimination(self, entry_id, chips=chips)
 
     def correct_stacks(self, stacks: Mapping[int, int]) -> None:
         """Operator correction of counted stacks (seat -> chips) between hands."""
@@ -521,40 +450,12 @@ class Tournament:
         outs = sorted((e for e in ents if not e.active), key=lambda e: self.place(e) or 0)
         return [(self.place(e), e) for e in ins] + [(self.place(e), e) for e in outs]
 
-    # ------------------------------------------------------------------ qualifiers (seed 002)
+    # ------------------------------------------------------------------ house rounds
+    def _heads_up(self, now: float, was_heads_up: bool) -> list[ClockAlert]:
+        return house_rounds.heads_up_limit(self, now, was_heads_up)
+
     def _check_round_end(self, now: float) -> list[ClockAlert]:
-        q = self.structure.qualifiers
-        if q is None or self.round_over or not self.clock.started or self.current is not None:
-            return []
-        if not (self.clock.finished or len(self.active()) <= 1):
-            return []
-        self.round_over = True
-        final = self.round > q.rounds
-        ranked = sorted(self.active(), key=lambda e: (-e.chips, e.seat or 0))
-        cut = 1 if final else q.advance
-        notes = []
-        if len(ranked) > cut and ranked[cut - 1].chips == ranked[cut].chips:
-            notes.append(f"tie at the cut ({ranked[cut - 1].chips} chips): decided by seat "
-                         "order (our choice); the floor may correct it")
-        for e in reversed(ranked):  # give places: the smallest stack gets the worst place
-            e.out_order = self.out_count() + 1
-            e.out_at = now
-            e.chips_at_out = e.chips
-        winners = ranked[:cut]
-        if len(ranked) < cut:  # fewer survivors than places: take the last out
-            outs = sorted((e for e in self.round_entrants() if e not in ranked),
-                          key=lambda e: -(e.out_order or 0))
-            winners += outs[:cut - len(ranked)]
-        for e in winners:
-            e.qualified = True
-        self.notices = notes
-        names = ", ".join(e.name for e in winners)
-        out = [self._alert("round_over", now, ("Final over: " if final else
-                                               f"Qualifier {self.round} over: ") + names)]
-        if final:
-            self.finished = True
-            out.append(self._alert("tournament_over", now, f"{winners[0].name} wins"))
-        return out
+        return house_rounds.check_round_end(self, now)
 
     # ------------------------------------------------------------------ color-up
     def color_up(self, removed_by_seat: Mapping[int, Mapping[int, int] | int]) -> ColorUpResult:
