@@ -181,29 +181,12 @@ def build_service(config: TableConfig | None = None, *,
         if not resume:
             raise JournalExistsError(f"{path}: a journal already exists; resume it or choose "
                                      "another journal file")
-        journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss,
-                               precheck=_precheck(core_class, path, accept_loss,
-                                                  check_recovered))
-        try:
-            check_core(journal.meta, core_class, path)
-            recovered = recover(journal, core_class, history_dir_for(path))
-            if accept_loss and check_recovered is not None:
-                check_recovered(recovered.core)
-        except BaseException:
-            journal.close()
-            raise
+        journal, recovered = _resume_journal(path, core_class, every, accept_loss,
+                                             check_recovered)
         core = recovered.core
-        warn_if_structure_changed(core)
-        log.info("recovered %s: snapshot %d + %d events (last seq %d)%s", path,
-                 recovered.snapshot_seq, recovered.replayed, recovered.last_seq,
-                 f"; dropped torn record {recovered.torn.seq}" if recovered.torn else "")
     else:
         core = core_factory() if core_factory else core_class.from_config(config)
-        check_histories(core, history_dir_for(path), path, accept_loss=accept_loss, move=True)
-        meta = {"core": core_name(type(core))}
-        if config is not None:
-            meta["table"] = config.name
-        journal = Journal.create(path, core.snapshot(), meta=meta, snapshot_every=every)
+        journal = _create_journal(path, core, config, every, accept_loss)
     run_clock = continue_after(base_clock, journal.last_t)
     runner = EffectRunner(history_dir_for(path))
     if recovered is not None and recovered.redo:
@@ -274,3 +257,35 @@ def run_service(config: TableConfig | None = None, *,
             signal.signal(sig, handler)
     log.info("stopped cleanly at record %d", service.journal.last_seq)
     return 0
+
+
+def _resume_journal(path: Path, core_class: type[TableCore], every: int, accept_loss: bool,
+                    check_recovered: Callable[[Any], None] | None
+                    ) -> tuple[Journal, Recovered]:
+    """Open an existing journal for writing (after its read-only checks) and recover."""
+    journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss,
+                           precheck=_precheck(core_class, path, accept_loss, check_recovered))
+    try:
+        check_core(journal.meta, core_class, path)
+        recovered = recover(journal, core_class, history_dir_for(path))
+        if accept_loss and check_recovered is not None:
+            check_recovered(recovered.core)
+    except BaseException:
+        journal.close()
+        raise
+    warn_if_structure_changed(recovered.core)
+    log.info("recovered %s: snapshot %d + %d events (last seq %d)%s", path,
+             recovered.snapshot_seq, recovered.replayed, recovered.last_seq,
+             f"; dropped torn record {recovered.torn.seq}" if recovered.torn else "")
+    return journal, recovered
+
+
+def _create_journal(path: Path, core: TableCore, config: TableConfig | None, every: int,
+                    accept_loss: bool) -> Journal:
+    """A new journal whose genesis is ``core`` (hand histories of an older run refused,
+    or moved aside with ``accept_loss``)."""
+    check_histories(core, history_dir_for(path), path, accept_loss=accept_loss, move=True)
+    meta = {"core": core_name(type(core))}
+    if config is not None:
+        meta["table"] = config.name
+    return Journal.create(path, core.snapshot(), meta=meta, snapshot_every=every)
