@@ -7,14 +7,31 @@ a :class:`engine.tournament.tournament.Tournament`, which delegates to them (pur
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.errors import InvalidInputError
 from engine.tournament.clock import ClockAlert, ClockError
 from engine.tournament.entrant import Entrant
 
-if TYPE_CHECKING:
-    from engine.tournament.tournament import Tournament
+
+class Tournament(Protocol):
+    """What these functions read and change of a
+    :class:`engine.tournament.tournament.Tournament` (named here, not imported, so that
+    the two modules import in one direction only)."""
+
+    entrants: list[Entrant]
+    finished: bool
+    heads_up_hands: int | None
+    sudden_death: bool
+
+    @property
+    def current(self) -> object | None: ...  # the hand in play, None between hands
+
+    def active(self) -> list[Entrant]: ...
+    def round_entrants(self) -> list[Entrant]: ...
+    def place(self, e: Entrant) -> int | None: ...
+    def _eliminate(self, now: float, e: Entrant, *, by: Entrant | None = None,
+                   keep_chips: bool = False) -> list[ClockAlert]: ...
 
 
 def eliminate_tied(tour: Tournament, now: float, group: list[Entrant],

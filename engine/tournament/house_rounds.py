@@ -6,12 +6,36 @@ returns the :class:`engine.tournament.clock.ClockAlert` list it caused (pure, no
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from engine.tournament.clock import ClockAlert
+from engine.tournament.clock import Clock, ClockAlert
+from engine.tournament.entrant import Entrant
+from engine.tournament.structure import Structure
 
-if TYPE_CHECKING:
-    from engine.tournament.tournament import Tournament
+
+class Tournament(Protocol):
+    """What these rules read and change of a
+    :class:`engine.tournament.tournament.Tournament` (named here, not imported, so that
+    the two modules import in one direction only)."""
+
+    structure: Structure
+    clock: Clock
+    round: int
+    round_over: bool
+    finished: bool
+    heads_up_hands: int | None
+    sudden_death: bool
+    notices: list[str]
+
+    @property
+    def current(self) -> object | None: ...  # the hand in play, None between hands
+
+    def active(self) -> list[Entrant]: ...
+    def round_entrants(self) -> list[Entrant]: ...
+    def out_count(self) -> int: ...
+    def _alert(self, kind: str, t: float, message: str) -> ClockAlert: ...
+    def _eliminate(self, now: float, e: Entrant, *, by: Entrant | None = None,
+                   keep_chips: bool = False) -> list[ClockAlert]: ...
 
 
 def heads_up_limit(tour: Tournament, now: float, was_heads_up: bool) -> list[ClockAlert]:
