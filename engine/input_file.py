@@ -157,3 +157,15 @@ def loads_toml(text: str, where: str, **kw: Any) -> dict[str, Any]:
 def read_toml(path: str | os.PathLike[str], **kw: Any) -> dict[str, Any]:
     """:func:`read_text` then :func:`loads_toml` (``where`` is the file name)."""
     return loads_toml(read_text(path), str(Path(path)), **kw)
+
+
+def toml_document(text: str, where: str) -> dict[str, Any]:
+    """:func:`loads_toml`, with TOML that does not parse refused too.
+
+    Raises:
+        InputFileError: nested too deeply, or "<where>: invalid TOML: <the parser's reason>".
+    """
+    try:
+        return loads_toml(text, where)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(f"{where}: invalid TOML: {exc}") from None

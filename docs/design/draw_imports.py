@@ -22,7 +22,7 @@ TOP = ("engine", "hardware", "pi_app", "firmware")
 #: Rooms that are one folder deeper than their top package.
 SUBROOMS = {"engine": ("betting", "dealing", "tournament", "history", "table"),
             "hardware": ("shoe",),
-            "pi_app": ("service", "console", "cli", "sim", "screens"),
+            "pi_app": ("service", "console", "cli", "sim", "screens", "venue"),
             "firmware": ("shoe",)}
 COLORS = {"engine": "#dbeafe", "hardware": "#dcfce7", "pi_app": "#fef3c7", "firmware": "#fce7f3"}
 

@@ -37,6 +37,7 @@ COMMAND_MODULES = (
     "equity",     # pokertable equity        (all-in odds)
     "ctl",        # pokertable ctl           (the console of a running table)
     "season",     # pokertable season        (the league's standings)
+    "venue",      # pokertable venue check   (a venue of several tables)
 )
 
 EXIT_USAGE = 2
