@@ -1,6 +1,7 @@
 """A venue of several tables run as one tournament by a director node, over an MQTT broker.
 
-Built so far: the venue's configuration (:mod:`pi_app.venue.config`).  The seating rules
+Built so far: the venue's configuration (:mod:`pi_app.venue.config`) and the messages'
+codec with its once-only inbox (:mod:`pi_app.venue.messages`).  The seating rules
 are pure, in :mod:`engine.tournament.seating`, :mod:`engine.tournament.balancing` and
 :mod:`engine.tournament.breaking`; the topics are designed in docs/design/venue-topics.md.
 """
