@@ -6,14 +6,18 @@ Given the hole cards of two or more all-in hands, the board so far and any dead 
 * **From the flop on: exact.**  Every runout of the remaining board is enumerated (at most
   C(45, 2) = 990 heads-up on the flop); win, tie and share are exact
   :class:`fractions.Fraction` values over the runouts.
-* **Preflop: seeded Monte Carlo.**  Enumerating the C(48, 5) = 1,712,304 boards of a
-  heads-up preflop spot takes seconds in Python, so :data:`PREFLOP_SAMPLES` boards are
-  drawn with ``random.Random(seed)``: the same spot and seed give the same figures.
+* **Heads-up preflop: exact, from a table.**  Two hands and a full deck of 48 cards to
+  come (no dead card): the counts over all C(48, 5) = 1,712,304 boards are read from the
+  precomputed table of :mod:`engine.betting.preflop_table` (microseconds, where
+  enumerating takes seconds).
+* **Other preflop spots (three hands or more, or dead cards): seeded Monte Carlo.**
+  :data:`PREFLOP_SAMPLES` boards are drawn with ``random.Random(seed)``: the same spot and
+  seed give the same figures.
   *Bound*: each figure is a mean of independent 0/1 draws, whose standard error is at most
   sqrt(0.25 / 120,000) = 0.144 percentage points; 0.5 points is 3.46 standard errors, so
   each figure is within 0.5 points of the exact value with probability 99.95 % (normal
   approximation; Hoeffding's inequality alone gives 99.5 %: 2 exp(-2 N 0.005²)).
-  ``exact=True`` enumerates every preflop board instead (seconds per spot).
+  ``exact=True`` enumerates every preflop board instead (seconds per heads-up spot).
 
 Win means the hand alone takes the pot; tie means it splits the pot with one or more
 other hands; share is its expected fraction of the pot (a two-way tie counts 1/2).
@@ -27,6 +31,9 @@ same runouts, only the eligible hands competing for that pot.
 (True, 44, (Fraction(7, 44), Fraction(37, 44)))
 >>> odds.main.tie
 (Fraction(0, 1), Fraction(0, 1))
+>>> preflop = all_in_odds([parse_cards("AhKh"), parse_cards("QsQd")])
+>>> preflop.exact, preflop.runouts, preflop.main.tie[0]
+(True, 1712304, Fraction(17, 4324))
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from fractions import Fraction
 from itertools import combinations
 from math import lcm
 
+from engine.betting.preflop_table import heads_up_preflop
 from engine.cards import ALL_CARDS, Card
 from engine.errors import InvalidCardError, InvalidInputError
 from engine.evaluation import evaluate_7_ids
@@ -97,21 +105,26 @@ def all_in_odds(hands: Sequence[Sequence[Card]], board: Sequence[Card] = (),
             every hand is eligible for.
         samples: boards drawn for a preflop spot (default :data:`PREFLOP_SAMPLES`).
         seed: seed of the preflop draw.
-        exact: enumerate every preflop board too (1,712,304 heads-up: seconds).
+        exact: enumerate every preflop board too (seconds); a heads-up preflop spot
+            with no dead card is exact without it (the table).
 
     Raises:
         EquityInputError: as described on the class; ``samples`` not 1 to
             :data:`MAX_SAMPLES`.
         InvalidCardError: a card given twice (in hands, board or dead cards).
+        engine.betting.preflop_table.PreflopTableError: the packaged heads-up preflop
+            table is missing or damaged.
     """
     holes, board_ids, stub = _check_cards(hands, board, dead)
     pot_list = _check_pots(pots, len(holes))
     need = 5 - len(board_ids)
     if len(stub) < need:
         raise EquityInputError(f"only {len(stub)} cards left to deal {need} board cards")
+    if need == 5 and not exact and not 1 <= samples <= MAX_SAMPLES:
+        raise EquityInputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")
+    if need == 5 and len(holes) == 2 and len(stub) == 48:
+        return _heads_up_from_table(hands, pot_list)
     if need == 5 and not exact:
-        if not 1 <= samples <= MAX_SAMPLES:
-            raise EquityInputError(f"samples must be 1 to {MAX_SAMPLES:,}, got {samples}")
         runouts: Iterator[tuple[int, ...]] = _drawn(stub, samples, random.Random(seed))
         is_exact = False
     else:
@@ -120,6 +133,24 @@ def all_in_odds(hands: Sequence[Sequence[Card]], board: Sequence[Card] = (),
     tally = _Tally(len(holes), pot_list)
     count = tally.run(holes, tuple(board_ids), runouts)
     return AllInOdds(tally.odds(count), count, is_exact)
+
+
+def _heads_up_from_table(hands: Sequence[Sequence[Card]],
+                         pots: list[tuple[int, ...]]) -> AllInOdds:
+    """Heads-up preflop odds from the exact counts of the table, per pot."""
+    counts = heads_up_preflop(hands[0], hands[1])
+    total, tie = counts.boards, counts.ties[0]
+    out = []
+    for elig in pots:
+        if len(elig) == 1:  # a pot one hand alone is eligible for
+            one = (Fraction(1),)
+            out.append(PotOdds(elig, one, (Fraction(0),), one))
+            continue
+        win = tuple(Fraction(counts.wins[i], total) for i in elig)
+        ties = (Fraction(tie, total),) * 2
+        out.append(PotOdds(elig, win, ties,
+                           tuple(Fraction(2 * counts.wins[i] + tie, 2 * total) for i in elig)))
+    return AllInOdds(tuple(out), total, True)
 
 
 def _check_cards(hands: Sequence[Sequence[Card]], board: Sequence[Card],

@@ -1,8 +1,10 @@
 """``pokertable equity HAND HAND... [--board CARDS] [--dead CARDS] [--json]``: all-in odds.
 
 Each hand's chance to win and to tie when the rest of the board is dealt
-(:func:`engine.betting.equity.all_in_odds`): exact from the flop on, a seeded Monte Carlo of
-120,000 boards preflop (within 0.5 percentage points; ``--exact`` enumerates every board).
+(:func:`engine.betting.equity.all_in_odds`): exact from the flop on, and heads-up preflop
+with no dead card (a precomputed table of every matchup); other preflop spots are a seeded
+Monte Carlo of 120,000 boards (within 0.5 percentage points; ``--exact`` enumerates every
+board).
 
 ``--json`` prints one line ``{"hands": ["AhKh", "QsQd"], "win": [...], "tie": [...]}``: win
 and tie are fractions from 0 to 1 (not percentages, not rounded), one per hand in the order
@@ -25,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "equity",
         help="each all-in hand's chance to win and to tie",
         description="Each hand's chance to win and to tie when the rest of the board is "
-                    "dealt: exact from the flop on, a seeded Monte Carlo preflop.",
+                    "dealt: exact from the flop on and heads-up preflop, a seeded Monte "
+                    "Carlo for other preflop spots.",
     )
     p.add_argument("hands", nargs="+", metavar="HAND",
                    help="two hole cards, e.g. AhKh (two hands or more)")
@@ -35,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="cards known out of the deck (burned or mucked face up)")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.add_argument("--samples", type=int, default=PREFLOP_SAMPLES,
-                   help=f"boards drawn preflop (default {PREFLOP_SAMPLES:,})")
+                   help=f"boards drawn preflop, three hands or more or dead cards "
+                        f"(default {PREFLOP_SAMPLES:,})")
     p.add_argument("--seed", type=int, default=0, help="seed of the preflop draw (default 0)")
     p.add_argument("--exact", action="store_true",
                    help="enumerate every preflop board too (seconds)")

@@ -16,10 +16,12 @@ def test_equity_bench_runs_tiny_and_prints_ratios_against_eval7():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert [line.split(":")[0] for line in lines] == [
-        "heads-up preflop, 500 boards, 2 spots", "3-way flop, exact, 2 spots",
-        "heads-up preflop vs eval7 exact (first 2,000 boards scaled), 1 spots", "bar"]
+        "heads-up preflop, exact (table), 2 spots", "3-way flop, exact, 2 spots",
+        "heads-up preflop vs eval7 exact (first 2,000 boards scaled), 1 spots, ours cold",
+        "bar", "3-way preflop, Monte Carlo, 500 boards, 1 spots"]
     assert re.search(r"1/75 of eval7's exact enumeration: (met|NOT met) \(eval7/ours median "
                      r"\d+\.\d\)$", lines[3]), lines[3]
-    for line in lines[:3]:
+    assert "eval7 Monte Carlo (C) of 500 boards" in lines[0]
+    for line in lines[:3] + lines[4:]:
         assert re.search(r"ratio ours/eval7 median \d+\.\d\d, p99 \d+\.\d\d$", line), line
     assert "bench_equity.py" in (REPO / "bench" / "run_all.py").read_text()

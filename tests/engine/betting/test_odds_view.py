@@ -41,10 +41,12 @@ def test_heads_up_all_in_shows_odds_only_after_the_call_and_after_each_card():
     assert hand.actor == 2 and odds_view(hand) is None  # Bob can still fold or call
     hand.check_or_call()
     pre = odds_view(hand)
-    assert pre is not None and pre.street == "preflop" and not pre.exact
+    assert pre is not None and pre.street == "preflop" and pre.exact  # heads-up: the table
     assert [h.name for h in pre.hands] == ["Ann", "Bob"]
     assert [h.cards for h in pre.hands] == [parse_cards("AhKh"), parse_cards("QsQd")]
-    assert pre.hands[0].win + pre.hands[1].win + pre.hands[0].tie <= 1
+    assert pre.hands[0].win + pre.hands[1].win + pre.hands[0].tie == 1
+    want = all_in_odds([parse_cards("AhKh"), parse_cards("QsQd")])
+    assert [h.win for h in pre.hands] == list(want.main.win)
     seen = {pre}
     for street, board in (("flop", "2c7d9h"), ("turn", "2c7d9hQh")):
         deal_due(hand, deck)

@@ -8,6 +8,7 @@ import pytest
 
 from engine.betting.equity import all_in_odds
 from engine.cards import parse_cards
+from tests.engine.betting.board_enumeration import enumerate_phevaluator
 from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 
 
@@ -21,6 +22,23 @@ def test_json_line_gives_win_and_tie_per_hand_in_the_order_given(capsys):
     assert data["win"] == [float(w) for w in odds.main.win]
     assert data["tie"] == [float(t) for t in odds.main.tie]
     assert data["win"][0] == 710 / 990  # not rounded: QQ wins 710 of the 990 runouts
+
+
+def test_heads_up_preflop_json_is_the_tables_and_equals_the_enumeration(capsys, monkeypatch):
+    import engine.betting.equity as equity
+
+    def no_board_evaluated(*_args: int) -> int:
+        raise AssertionError("heads-up preflop evaluated boards instead of the table")
+
+    monkeypatch.setattr(equity, "evaluate_7_ids", no_board_evaluated)
+    rc, out, err = run_main(["equity", "AhKh", "QsQd", "--json"], capsys)
+    assert rc == 0 and err == ""
+    w0, w1, ties = enumerate_phevaluator(parse_cards("AhKh"), parse_cards("QsQd"))
+    assert json.loads(out) == {"hands": ["AhKh", "QsQd"],
+                               "win": [w0 / 1_712_304, w1 / 1_712_304],
+                               "tie": [ties / 1_712_304, ties / 1_712_304]}
+    rc, out, _ = run_main(["equity", "AhKh", "QsQd"], capsys)
+    assert rc == 0 and out.splitlines()[-1] == "(exact over 1,712,304 runouts)"
 
 
 def test_preflop_json_is_repeatable_and_sums_to_one(capsys):
