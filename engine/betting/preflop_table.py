@@ -32,6 +32,7 @@ raises :class:`PreflopTableError`: a damaged table never gives a wrong answer.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import stat
 import struct
@@ -43,7 +44,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from itertools import permutations
+from itertools import islice, permutations
 from pathlib import Path
 
 from engine.cards import Card
@@ -216,9 +217,9 @@ def parse_table(data: bytes, where: str = "preflop table") -> PreflopTable:
 
 def _check_counts(keys: array[int], first: array[int], second: array[int],
                   where: str) -> None:
-    if any(a >= b for a, b in zip(keys, keys[1:], strict=False)):
+    if not all(map(operator.lt, keys, islice(keys, 1, None))):
         raise PreflopTableError(f"{where}: the matchup keys are not strictly increasing")
-    if any(w1 + w2 > BOARDS for w1, w2 in zip(first, second, strict=True)):
+    if max(map(operator.add, first, second)) > BOARDS:
         raise PreflopTableError(f"{where}: a matchup wins more than {BOARDS:,} boards")
 
 
