@@ -3,8 +3,8 @@
 Two hands all in before the flop, with no card known out of the deck, have
 C(48, 5) = 1,712,304 boards to come.  :func:`heads_up_preflop` reads each hand's count of
 boards won and the count of boards tied from ``data/preflop_heads_up.bin``, shipped with
-the package and written by :mod:`engine.betting.preflop_table_build` (which enumerates
-every board of every matchup; ``data/PREFLOP_TABLE.md`` gives its provenance).  The counts
+the package and written by :mod:`engine.betting.preflop_table_build` (which counts every
+board of every matchup, by suit classes; ``data/PREFLOP_TABLE.md`` gives its provenance).  The counts
 are the exact enumeration's, so ``Fraction(wins, 1712304)`` equals what enumerating the
 boards gives.
 
@@ -21,7 +21,7 @@ with zlib: the sorted keys, the first hand's wins, the second hand's wins (each 
 uint32, column after column).  Ties are ``BOARDS - wins_first - wins_second``.  A file
 that is not a regular file, is larger than :data:`MAX_FILE_BYTES`, has another magic,
 count or digest, or holds counts that cannot be (unsorted keys, wins over the boards)
-raises :class:`PreflopTableError`: a damaged table never gives a wrong answer.
+raises :class:`PreflopTableError`: a damaged file stops the odds instead of giving them.
 
 >>> from engine.cards import parse_cards
 >>> odds = heads_up_preflop(parse_cards("AhKh"), parse_cards("QsQd"))
