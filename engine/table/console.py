@@ -29,8 +29,6 @@ audit, the request ids seen) and the dispatch.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.effects import Effect, LogLine
 from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, Event
@@ -45,12 +43,12 @@ from engine.table.console_base import (
     check_name,
 )
 from engine.table.console_commands import COMMANDS, Spec, fold_away
+from engine.table.console_core import ConsoleCore
 
 __all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
            "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
            "check_name", "precheck", "role_may"]
 
-TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
 
 def role_may(role: str, command: str) -> bool:
@@ -59,7 +57,7 @@ def role_may(role: str, command: str) -> bool:
     return spec is not None and (role == "director" or role in spec.roles)
 
 
-def _check_command(core: TableCore, ev: ConsoleCommand) -> Spec:
+def _check_command(core: ConsoleCore, ev: ConsoleCommand) -> Spec:
     spec = COMMANDS.get(ev.command)
     if spec is None:
         raise ConsoleCommandError(f"unknown command {ev.command[:40]!r}")
@@ -89,7 +87,7 @@ class Refusal(str):
         return obj
 
 
-def precheck(core: TableCore, event: Event) -> Refusal | None:
+def precheck(core: ConsoleCore, event: Event) -> Refusal | None:
     """Why a console command would be refused now, or None if it fits (and for any other
     event).  Changes nothing: the command is tried on a copy of the core."""
     if not isinstance(event, ConsoleCommand):
@@ -105,7 +103,7 @@ def precheck(core: TableCore, event: Event) -> Refusal | None:
     return None
 
 
-def _dry_copy(core: TableCore) -> TableCore:
+def _dry_copy(core: ConsoleCore) -> ConsoleCore:
     """A copy of ``core`` to try a command on: its snapshot restored over the same
     (immutable) structure and deck registry, without parsing the structure again."""
     from engine.tournament.tournament import Tournament
@@ -115,7 +113,7 @@ def _dry_copy(core: TableCore) -> TableCore:
     return clone
 
 
-def apply_command(core: TableCore, ev: ConsoleCommand) -> list[Effect]:
+def apply_command(core: ConsoleCore, ev: ConsoleCommand) -> list[Effect]:
     """Apply one console command to ``core``; the audit gets an entry.
 
     Raises:
@@ -133,7 +131,7 @@ def apply_command(core: TableCore, ev: ConsoleCommand) -> list[Effect]:
     return effects + [LogLine("INFO", f"console {ev.role} {ev.token}: {ev.command}: {detail}")]
 
 
-def after_event(core: TableCore, t: float) -> list[Effect]:
+def after_event(core: ConsoleCore, t: float) -> list[Effect]:
     """After any event: fold an away player who is to act (TDA: an absent player is dealt
     in and posts, and the hand is killed when action reaches them), and note a color-up
     for the director to confirm."""

@@ -11,16 +11,13 @@ No hand history is written for a hand whose cards are not known.
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.betting.pots import build_pots
 from engine.effects import Effect, Notice
 from engine.table.console_base import ConsoleRefused
+from engine.table.console_core import ConsoleCore
 
-TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
-
-def award_by_hand(core: TableCore, winners: list[int], t: float) -> tuple[list[Effect], str]:
+def award_by_hand(core: ConsoleCore, winners: list[int], t: float) -> tuple[list[Effect], str]:
     """End the hand with its pots to ``winners`` (1-based seats).  Returns the effects and
     the audit line.
 

@@ -20,13 +20,13 @@ from engine.cards import parse_cards
 from engine.effects import Alert, Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
 from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check_name
+from engine.table.console_core import ConsoleCore
 
 Result = tuple[list[Effect], str]
 MAX_REASON = 200
 DECLARED = ("boxed_card", "wrong_seat", "seat_skipped", "button_out_of_position",
             "exposed_card")
 
-TableCore = Any  # engine.table.core.TableCore, not imported: the engine has no import cycle
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class Spec:
     """A command: who may send it besides the director, and what it does.  ``secret``
     names arguments the audit never shows (a keyed hole card)."""
 
-    run: Callable[[TableCore, dict[str, Any], float], Result]
+    run: Callable[[ConsoleCore, dict[str, Any], float], Result]
     roles: tuple[str, ...] = ()
     secret: tuple[str, ...] = ()
 
@@ -67,7 +67,7 @@ def _text(args: dict[str, Any], key: str, *, required: bool = True) -> str:
     return text
 
 
-def _seat(core: TableCore, args: dict[str, Any]) -> int:
+def _seat(core: ConsoleCore, args: dict[str, Any]) -> int:
     seat = _int(args, "seat", 1, 10)
     if seat not in core.tournament.stacks():
         raise ConsoleRefused(f"no player in seat {seat}")
@@ -79,22 +79,22 @@ def _no_args(args: dict[str, Any]) -> None:
         raise ConsoleCommandError(f"no arguments expected, got {', '.join(sorted(args))[:60]}")
 
 
-def _between_hands(core: TableCore) -> None:
+def _between_hands(core: ConsoleCore) -> None:
     if core.in_hand or (core.proc is not None and core.proc.stopped):
         raise ConsoleRefused("finish the hand first")
 
 
-def _name_of(core: TableCore, seat: int) -> str:
+def _name_of(core: ConsoleCore, seat: int) -> str:
     return str(core.names().get(seat, f"seat {seat}"))
 
 
-def _all_names(core: TableCore) -> set[str]:
+def _all_names(core: ConsoleCore) -> set[str]:
     tour = core.tournament
     return {e.name.casefold() for e in tour.entrants if e.round == _next_round(core)
             and e.active} | {n.casefold() for n in core.console.waiting}
 
 
-def _next_round(core: TableCore) -> int:
+def _next_round(core: ConsoleCore) -> int:
     """The round a registration now is for (0 without qualifiers)."""
     tour = core.tournament
     if tour.structure.qualifiers is None:
@@ -102,7 +102,7 @@ def _next_round(core: TableCore) -> int:
     return int(tour.round + 1 if (tour.round_over or not tour.clock.started) else tour.round)
 
 
-def _free_seats(core: TableCore) -> list[int]:
+def _free_seats(core: ConsoleCore) -> list[int]:
     tour = core.tournament
     rnd = _next_round(core)
     taken = {e.seat for e in tour.entrants if e.active and e.round == rnd}
@@ -110,12 +110,12 @@ def _free_seats(core: TableCore) -> list[int]:
     return [s for s in seats if s not in taken]
 
 
-def _rng(core: TableCore, purpose: str) -> random.Random:
+def _rng(core: ConsoleCore, purpose: str) -> random.Random:
     return random.Random(f"{core.settings.seed}:{purpose}:{len(core.tournament.entrants)}")
 
 
 # --- players ----------------------------------------------------------------------------
-def register(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def register(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     name = check_name(args.get("name"))
     tour = core.tournament
     if tour.clock.started and tour.structure.qualifiers is None:
@@ -134,19 +134,19 @@ def register(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return [Notice(f"{e.name}: seat {seat}")], f"{e.name} drawn to seat {seat}"
 
 
-def _drawn(core: TableCore) -> bool:
+def _drawn(core: ConsoleCore) -> bool:
     rnd = _next_round(core)
     return any(e.round == rnd for e in core.tournament.entrants)
 
 
-def _draw_one(core: TableCore) -> int:
+def _draw_one(core: ConsoleCore) -> int:
     free = _free_seats(core)
     if not free:
         raise ConsoleRefused("every seat is taken")
     return _rng(core, "seat").choice(free)
 
 
-def seat_draw(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def seat_draw(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     _no_args(args)
     waiting = core.console.waiting
     if not waiting:
@@ -163,7 +163,7 @@ def seat_draw(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return [Notice(f"Seat draw: {words}")], f"seat draw: {words}"
 
 
-def start(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def start(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     _no_args(args)
     tour = core.tournament
     if core.console.waiting:
@@ -183,13 +183,13 @@ def start(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"tournament started with {len(tour.active())} players"
 
 
-def start_round(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def start_round(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     if core.tournament.structure.qualifiers is None:
         raise ConsoleRefused("this structure has no qualifiers: use start")
     return start(core, args, t)
 
 
-def late_entry_preview(core: TableCore) -> dict[str, Any]:
+def late_entry_preview(core: ConsoleCore) -> dict[str, Any]:
     """``{"open": bool, "level": N, "chips": C, "deduction": D}``: the stack a late
     entry gets now (the structure's starting stack less the house's deduction for the
     level being played; docs/tournament.md)."""
@@ -201,7 +201,7 @@ def late_entry_preview(core: TableCore) -> dict[str, Any]:
             "chips": tour.structure.starting_stack - deduction, "deduction": deduction}
 
 
-def late_entry(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     name = check_name(args.get("name"))
     preview = late_entry_preview(core)
     tour = core.tournament
@@ -222,7 +222,7 @@ def late_entry(core: TableCore, args: dict[str, Any], t: float) -> Result:
             f"(deduction {e.deduction})")
 
 
-def away(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def away(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat = _seat(core, args)
     if seat in core.console.away:
         raise ConsoleRefused(f"seat {seat} is already away")
@@ -230,7 +230,7 @@ def away(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return fold_away(core, t), f"seat {seat} {_name_of(core, seat)} away"
 
 
-def back(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def back(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat = _seat(core, args)
     if seat not in core.console.away:
         raise ConsoleRefused(f"seat {seat} is not away")
@@ -238,7 +238,7 @@ def back(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return [], f"seat {seat} {_name_of(core, seat)} back"
 
 
-def fold_away(core: TableCore, t: float) -> list[Effect]:
+def fold_away(core: ConsoleCore, t: float) -> list[Effect]:
     """Kill the hand of an away player who is to act (check when checking is free)."""
     away = [s for s in core.console.away if s in core.tournament.stacks()]
     core.console.away = away
@@ -251,7 +251,7 @@ def fold_away(core: TableCore, t: float) -> list[Effect]:
     return effects
 
 
-def remove(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def remove(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     reason = _text(args, "reason")
     _between_hands(core)
     seat = _seat(core, args)
@@ -260,7 +260,7 @@ def remove(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"seat {seat} {name} removed ({reason}); {chips} chips out of play"
 
 
-def eliminate(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def eliminate(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     """A player is out (between hands); ``by``: the seat credited with the knockout."""
     seat = _seat(core, args)
     name, chips = _name_of(core, seat), core.tournament.stacks()[seat]
@@ -277,7 +277,7 @@ def eliminate(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"seat {seat} {name} eliminated{by_words}{out}"
 
 
-def undo_elimination(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def undo_elimination(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     _no_args(args)
     effects = core._command(DealerCommand(t=t, command="undo_elimination"))
     return effects, "; ".join(getattr(e, "text", "") for e in effects
@@ -285,7 +285,7 @@ def undo_elimination(core: TableCore, args: dict[str, Any], t: float) -> Result:
 
 
 # --- chips ------------------------------------------------------------------------------
-def _actor(core: TableCore, args: dict[str, Any]) -> int:
+def _actor(core: ConsoleCore, args: dict[str, Any]) -> int:
     seat = _int(args, "seat", 1, 10)
     hand = core.hand
     if not core.in_hand or hand is None:
@@ -297,7 +297,7 @@ def _actor(core: TableCore, args: dict[str, Any]) -> int:
     return seat
 
 
-def bet(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def bet(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat = _actor(core, args)
     amount = _int(args, "amount", 1, 10**12)
     effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_or_raise_to",
@@ -305,7 +305,7 @@ def bet(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"seat {seat} bets or raises to {amount}"
 
 
-def all_in(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def all_in(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat = _actor(core, args)
     hand = core.hand
     if hand is None:  # pragma: no cover - _actor found the hand
@@ -320,16 +320,16 @@ def all_in(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"seat {seat} calls all-in"
 
 
-def _keyed_action(action: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
-    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def _keyed_action(action: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         seat = _actor(core, args)
         effects = core._player_action(PlayerAction(t=t, seat=seat, action=action))
         return effects, f"seat {seat} {'folds' if action == 'fold' else 'checks or calls'}"
     return run
 
 
-def _showdown(action: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
-    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def _showdown(action: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         seat = _int(args, "seat", 1, 10)
         hand = core.hand
         if hand is None or seat not in hand.showdown_pending:
@@ -339,7 +339,7 @@ def _showdown(action: str) -> Callable[[TableCore, dict[str, Any], float], Resul
     return run
 
 
-def stack(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def stack(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     chips = _int(args, "chips", 1, 10**12)
     reason = _text(args, "reason")
     _between_hands(core)
@@ -352,7 +352,7 @@ def stack(core: TableCore, args: dict[str, Any], t: float) -> Result:
             f"seat {seat} {_name_of(core, seat)}: {before} -> {chips} ({reason})")
 
 
-def award(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def award(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     from engine.table.console_award import award_by_hand
 
     seats = args.get("seats")
@@ -364,7 +364,7 @@ def award(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return award_by_hand(core, winners, t)
 
 
-def confirm_color_up(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def confirm_color_up(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     _no_args(args)
     if not core.console.color_up_pending:
         raise ConsoleRefused("no color-up is waiting for confirmation")
@@ -373,8 +373,8 @@ def confirm_color_up(core: TableCore, args: dict[str, Any], t: float) -> Result:
 
 
 # --- clock ------------------------------------------------------------------------------
-def _clock(command: str, words: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
-    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def _clock(command: str, words: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         _no_args(args)
         clock = core.tournament.clock
         if not clock.started:
@@ -386,7 +386,7 @@ def _clock(command: str, words: str) -> Callable[[TableCore, dict[str, Any], flo
     return run
 
 
-def add_time(core: TableCore, args: dict[str, Any], t: float, sign: int = 1) -> Result:
+def add_time(core: ConsoleCore, args: dict[str, Any], t: float, sign: int = 1) -> Result:
     seconds = _int(args, "seconds", -36000, 36000) * sign
     if seconds == 0:
         raise ConsoleCommandError("seconds must not be 0")
@@ -396,13 +396,13 @@ def add_time(core: TableCore, args: dict[str, Any], t: float, sign: int = 1) -> 
     return effects, f"{'added' if seconds > 0 else 'removed'} {abs(seconds)} seconds"
 
 
-def remove_time(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def remove_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     if _int(args, "seconds", 1, 36000) <= 0:  # pragma: no cover - range checked
         raise ConsoleCommandError("seconds must be above 0")
     return add_time(core, args, t, sign=-1)
 
 
-def jump_level(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     number = _int(args, "level", 1, 1000)
     levels = core.tournament.clock.structure.levels
     index = next((lv.index for lv in levels if lv.number == number and not lv.is_break), None)
@@ -413,7 +413,7 @@ def jump_level(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"jumped to level {number}"
 
 
-def level_length(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     minutes = _int(args, "minutes", 1, 240)
     tour = core.tournament
     if tour.structure.qualifiers is not None:
@@ -427,7 +427,7 @@ def level_length(core: TableCore, args: dict[str, Any], t: float) -> Result:
         f"remaining levels {minutes} minutes each"
 
 
-def apply_level_length(core: TableCore) -> None:
+def apply_level_length(core: ConsoleCore) -> None:
     """Give the remaining levels tonight's length (``console.level_minutes``; after a
     restore too: the structure file is unchanged)."""
     if core.console.level_minutes is None:
@@ -442,7 +442,7 @@ def apply_level_length(core: TableCore) -> None:
 
 
 # --- dealing ----------------------------------------------------------------------------
-def declare(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def declare(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     kind = args.get("kind")
     if kind not in DECLARED:
         raise ConsoleCommandError(f"kind must be one of {', '.join(DECLARED)}")
@@ -457,8 +457,8 @@ def declare(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"declared {kind.replace('_', ' ')}" + (f" seat {seat}" if seat else "")
 
 
-def _ruling(kind: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
-    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def _ruling(kind: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         note = _text(args, "note", required=kind == "override_ruling")
         if core.proc is None or core.proc.pending_ruling is None:
             raise ConsoleRefused("no ruling is waiting")
@@ -468,14 +468,14 @@ def _ruling(kind: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
     return run
 
 
-def next_hand(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def next_hand(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     _no_args(args)
     if not core.tournament.clock.started:
         raise ConsoleRefused("start the tournament first")
     return core._dealer_button(DealerButton(t=t, button="next_hand")), "next hand"
 
 
-def card(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def card(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     text = args.get("card")
     if not isinstance(text, str) or len(text) > 3:
         raise ConsoleCommandError("card must be like \"As\" or \"Td\"")
@@ -490,12 +490,12 @@ def card(core: TableCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"card keyed by hand (draw {core.shoe_draws})"
 
 
-def undo(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def undo(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     _no_args(args)
     return core._undo(), "last action undone"
 
 
-def end_tournament(core: TableCore, args: dict[str, Any], t: float) -> Result:
+def end_tournament(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     """The night is over: the service archives this tournament and starts a new one
     (``structure``: a preset for the new one; default the same)."""
     from engine.tournament.structure_file import preset_names
@@ -513,10 +513,10 @@ def end_tournament(core: TableCore, args: dict[str, Any], t: float) -> Result:
         f"tournament ended after {tour.hands_played} hands; {len(tour.active())} still in"
 
 
-def _token_record(action: str) -> Callable[[TableCore, dict[str, Any], float], Result]:
+def _token_record(action: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
     """A console token issued or revoked (the token store holds the token; the journal
     and the audit hold who did it and when): ``{"id": ..., "role": ...}``."""
-    def run(core: TableCore, args: dict[str, Any], t: float) -> Result:
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         token_id = _text(args, "id")
         role = args.get("role")
         if role not in ("director", "dealer"):
