@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import decimal
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
@@ -175,12 +176,15 @@ class _EvalProblem(ArithmeticError):
     """An evaluation step left the finite real numbers (turned into FormulaError)."""
 
 
-def _bounded(value: Decimal, what: str) -> Decimal:
+def _bounded(value: Decimal, what: str | ast.AST) -> Decimal:
+    """``value`` if finite and below :data:`MAX_MAGNITUDE`; ``what`` names it in the
+    error (a node is written out only then: evaluating stays cheap)."""
+    if value.is_finite() and abs(value) < MAX_MAGNITUDE:
+        return value
+    label = ast.unparse(what)[:40] if isinstance(what, ast.AST) else what
     if not value.is_finite():
-        raise _EvalProblem(f"{what} is not a finite number")
-    if abs(value) >= MAX_MAGNITUDE:
-        raise _EvalProblem(f"{what} is too large: not a finite number below 1e300")
-    return value
+        raise _EvalProblem(f"{label} is not a finite number")
+    raise _EvalProblem(f"{label} is too large: not a finite number below 1e300")
 
 
 def _positive(x: Decimal) -> Decimal:
@@ -257,14 +261,14 @@ def _eval(node: ast.AST, env: dict[str, Decimal]) -> Decimal:
         op = type(node.op)
         if op in (ast.Div, ast.FloorDiv, ast.Mod) and right == 0:
             raise _EvalProblem("division by zero")
-        return _bounded(_BINOPS[op](left, right), ast.unparse(node)[:40])
+        return _bounded(_BINOPS[op](left, right), node)
     if isinstance(node, ast.UnaryOp):
         v = _eval(node.operand, env)
         return -v if isinstance(node.op, ast.USub) else v
     if isinstance(node, ast.Call):
         assert isinstance(node.func, ast.Name)
         args = [_eval(a, env) for a in node.args]
-        return _bounded(FUNCTIONS[node.func.id](*args), ast.unparse(node)[:40])
+        return _bounded(FUNCTIONS[node.func.id](*args), node)
     raise FormulaError(f"{type(node).__name__} is not allowed")  # unreachable after _check
 
 
@@ -314,7 +318,14 @@ def _formula_place(text: str, paid_fraction: float | Decimal | None, *, n: int, 
         raise FormulaError(f"place {k} is outside 1..{n}")
     if k > paid_places(n, paid_fraction):
         return to_points(Decimal(0))
-    return to_points(compile_formula(text).evaluate(n=n, k=k, b=b, e=b if e is None else e))
+    return to_points(_compiled(text).evaluate(n=n, k=k, b=b, e=b if e is None else e))
+
+
+@functools.lru_cache(maxsize=64)
+def _compiled(text: str) -> Formula:
+    """:func:`compile_formula`, once per formula text (the room's screen asks for the
+    points of every place on every frame)."""
+    return compile_formula(text)
 
 
 def _factor(n: int, multipliers: Sequence[tuple[int, float | Decimal]]) -> Decimal:

@@ -13,6 +13,7 @@ from engine.tournament.points import (
     FORMULA_PRESETS,
     MAX_EXPONENT,
     FormulaError,
+    _compiled,
     check_formula,
     compile_formula,
     formula_points,
@@ -53,6 +54,22 @@ def test_runtime_errors_at_evaluation_are_typed() -> None:
         f.evaluate(n=10, k=1, b=20, e=20)
     with pytest.raises(FormulaError, match="exponent"):
         formula_points("9**9**9**9", n=10, k=1, b=20)
+
+
+def test_an_overflow_names_the_step_that_overflowed() -> None:
+    with pytest.raises(FormulaError, match=r": k \* 1e\+200 \* 1e\+200 is too large"):
+        compile_formula("k*1e200*1e200").evaluate(n=10, k=1, b=20, e=20)
+    with pytest.raises(FormulaError, match=r": max\(k, 1e\+200\) \* 1e\+200 is too large"):
+        compile_formula("max(k, 1e200)*1e200").evaluate(n=10, k=1, b=20, e=20)
+
+
+def test_a_formula_is_compiled_once_for_every_place() -> None:
+    text = "(n - k + 1) * 7 / n"  # not used by another test: its own cache entry
+    _compiled.cache_clear()
+    points = [formula_points(text, n=9, k=k, b=20) for k in range(1, 10)]
+    assert points[0] == Decimal(7) and points[-1] == Decimal("0.78")
+    info = _compiled.cache_info()
+    assert (info.misses, info.hits) == (1, 8)
 
 
 @pytest.mark.parametrize("text", [*FORMULA_PRESETS, *FORMULA_PRESETS.values(),
