@@ -7,6 +7,9 @@ the real TV renderer on SDL's dummy driver) on loopback, each with a peer from t
 * idle CPU: the service process's CPU time (user + system, /proc) over S seconds with the
   console up and N idle pages connected, as a share of one core (bar: <= 3% with 20
   pages); peer: the same service over the same time with no page connected.
+* beside them, what the figures depend on: the service's CPU time per command (its journal,
+  its documents, its pushes and its TV frames, which are drawn on the TV's own thread) and
+  the machine's load average (other processes sharing the cores stretch every figure).
 
 Run: ``.venv/bin/python bench/bench_console.py [--clients 20] [--commands 200] [--idle 30]``
 """
@@ -52,6 +55,11 @@ def post(table: Table, path: str, body: dict, token: str) -> float:
         r.read()
         assert r.status == 200
     return time.perf_counter() - start
+
+
+def load_average() -> float:
+    """The machine's 1-minute load average (runnable processes)."""
+    return os.getloadavg()[0]
 
 
 async def push_latencies(table: Table, token: str, seat: int, clients: int,
@@ -117,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
                 post(table, "/api/register", {"name": name}, token)
             post(table, "/api/seat-draw", {}, token)
             seat = table.get("/api/status")[1]["players"][0]["seat"]
+            load, cpu0 = load_average(), cpu_seconds(table.proc.pid)
             pushed, answered = asyncio.run(push_latencies(table, token, seat, args.clients,
                                                           args.commands))
+            per_command = (cpu_seconds(table.proc.pid) - cpu0) / args.commands
             quiet = asyncio.run(idle_cpu(table, 0, args.idle))
             busy = asyncio.run(idle_cpu(table, args.clients, args.idle))
         finally:
@@ -130,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{'ok' if p99 <= 100 else 'OVER'})")
     print(f"  peer, the command's HTTP answer alone: p50 {a50:.1f} ms, p99 {a99:.1f} ms; "
           f"push/answer p99 ratio {p99 / max(a99, 1e-6):.2f}")
+    print(f"  the service's CPU per command: {per_command * 1e3:.1f} ms; machine load "
+          f"{load:.1f} at the start, {load_average():.1f} at the end "
+          f"({os.cpu_count()} cores)")
     print(f"idle CPU with {args.clients} pages connected: {busy * 100:.2f}% of a core "
           f"(bar 3%: {'ok' if busy <= 0.03 else 'OVER'})")
     print(f"  peer, no page connected: {quiet * 100:.2f}%; ratio {busy / max(quiet, 1e-9):.2f}")

@@ -210,7 +210,8 @@ class ConsoleServer:
                                      f"{exc.strerror or exc}") from None
         sock.listen(64)
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off",
-                                ws="websockets-sansio", access_log=False, server_header=False)
+                                ws="websockets-sansio", ws_per_message_deflate=False,
+                                access_log=False, server_header=False)
         self._server = uvicorn.Server(config)
         ready = threading.Event()
 

@@ -161,7 +161,8 @@ class TableConfig:
     def device_settings(self) -> DeviceSettings:
         """The devices of this table for :func:`pi_app.service.devices.wire_devices`
         (a ``mock`` backend is the adapter's mock: SDL's dummy driver, luma's dummy device,
-        gpiozero's mock pins, the simulated shoe holding the test deck of ``deck_seed``)."""
+        gpiozero's mock pins, the simulated shoe holding the test deck of ``deck_seed``;
+        the TV drawn on its own thread, as the running service wants it)."""
         from pi_app.service.devices import DeviceSettings
 
         return DeviceSettings(tv=self.tv_settings(), displays=self.display_settings(),
@@ -169,7 +170,7 @@ class TableConfig:
                               sound=SoundSettings(enabled=self.sound and
                                                   self.backends["sound"] == "real",
                                                   speech=self.speech),
-                              test_deck_seed=self.deck_seed)
+                              test_deck_seed=self.deck_seed, tv_thread=True)
 
     def button_settings(self) -> ButtonSettings:
         """The keys' :class:`hardware.buttons.ButtonSettings` (mock pins for ``mock``)."""

@@ -43,6 +43,9 @@ class DeviceSettings:
     (:func:`engine.dealing.registry.make_test_deck`); None leaves the simulator's own deck.
     ``button_poller``: poll the keys on a thread in real time (the daemon); the simulator
     presses them itself in virtual time.
+    ``tv_thread``: draw the TV on a thread of its own (:class:`hardware.tv_thread.TVThread`:
+    the daemon, where a frame must never hold up the loop); without it the TV draws each
+    state before ``show_screen`` returns (the simulator's pictures).
     """
 
     tv: TVSettings | None = None
@@ -52,6 +55,7 @@ class DeviceSettings:
     sound: SoundSettings | None = None
     test_deck_seed: int | None = None
     button_poller: bool = True
+    tv_thread: bool = False
 
 
 class Devices:
@@ -185,8 +189,13 @@ def _wire_tv(devices: Devices, settings: DeviceSettings, sink: _Put,
     from pi_app.screens import ScreenRenderer
 
     tv = settings.tv.make(ScreenRenderer(), sink, clock=clock)
-    devices.tv = tv
-    tv.open()
+    if settings.tv_thread:
+        from hardware.tv_thread import TVThread
+
+        devices.tv = TVThread(tv)
+    else:
+        devices.tv = tv
+    devices.tv.open()
 
 
 def _wire_displays(devices: Devices, settings: DeviceSettings, sink: _Put,
