@@ -214,7 +214,9 @@ class RoomView:
     still in, the chip leader first.  ``eliminated``: the players out, best place first.
     ``bounty_holder``: who holds the bounty chip ("" when the structure has none).
     ``late_entry_stack``: the chips a late entry would get now, None unless late
-    registration is open.  ``wheel_name``: the bonus wheel's own name ("Party Pop").
+    registration is open; ``starting_stack``: the chips an entry gets before the start (the
+    structure's starting stack; 0 when not known).  ``wheel_name``: the bonus wheel's own
+    name ("Party Pop").
     ``finished``: one player is left; then ``places`` lists every place, the winner first,
     and ``decided`` says how the end came when it was not the last chip (e.g. the heads-up
     hand limit)."""
@@ -230,6 +232,7 @@ class RoomView:
     finished: bool = False
     places: tuple[PlaceLine, ...] = ()
     decided: str = ""
+    starting_stack: int = 0
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ def room_view(t: RoomReading) -> RoomView:
         currency=s.currency, payouts=tuple(sorted(pay.items())),
         points=_points_table(t), stacks=tuple((e.name, e.chips) for e in ins),
         eliminated=out, bounty_holder=_bounty_holder(t), late_entry_stack=late_entry_stack(t),
+        starting_stack=s.starting_stack,
         wheel_name=s.bonus_wheel.name if s.bonus_wheel is not None else "",
         finished=finished, places=places, decided=_decided(t) if finished else "")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import pygame
 
 from engine.views import ClockView, RoomView
+from pi_app.screens import column
 from pi_app.screens.room import draw_room_column
 from pi_app.screens.theme import (
     ACCENT,
@@ -57,6 +58,10 @@ class ClockLayout:
     #: the room's column (x, y, w, h) beside the clock, or None (see pi_app.screens.room)
     room: tuple[float, float, float, float] | None = None
     main_w: float = 1920  # design width of the clock's own part
+    #: the figures as lines and the room's places below them (x, y, w, h), instead of
+    #: ``stats`` boxes (the split layout's column: see pi_app.screens.column); it starts
+    #: at the notices' top and takes what they leave (:func:`lines_box`)
+    lines: tuple[float, float, float, float] | None = None
 
 
 FULL = ClockLayout(
@@ -70,12 +75,12 @@ FULL = ClockLayout(
 )
 
 COLUMN = ClockLayout(
-    header_y=16, level_size=48,
-    time=(10, 70, 600, 180), time_size=170,
-    blinds_label_y=252, blinds_y=290, blinds_size=80, ante_y=382, ante_size=44,
-    notices=(20, 436, 580, 170), notice_size=34,
-    stats=tuple((16 + (i % 2) * 300, 616 + (i // 2) * 154, 290, 146) for i in range(6)),
-    stat_label=34, stat_value=44,
+    header_y=8, level_size=44,
+    time=(10, 60, 600, 142), time_size=136,
+    blinds_label_y=204, blinds_y=238, blinds_size=70, ante_y=322, ante_size=38,
+    notices=(20, 370, 580, 116), notice_size=34,
+    stats=(), stat_label=34, stat_value=34,
+    lines=(14, 370, 592, 706),  # the part under the notices drawn: see lines_box
 )
 
 BREAK_STAT = 1  # index of the ticking "next break" stat
@@ -169,15 +174,18 @@ def players_text(clock: ClockView) -> tuple[str, str]:
 def stat_values(clock: ClockView, room: RoomView | None = None
                 ) -> tuple[tuple[str, str, str], ...]:
     """(name, main, sub) of each stat box: next level, next break, players, average stack,
-    the prize pool with the payouts, and one box that says what matters now (a late
-    entry's stack while late registration is open, else who holds the bounty chip, else
-    the chips in play)."""
+    the prize pool with the payouts, and one box that says what matters now (the stack an
+    entry gets while registration is open: a late entry's after the start, the starting
+    stack before it; else who holds the bounty chip; else the chips in play)."""
     nl = next_level_text(clock)
     cur = room.currency if room is not None else ""
     pays = room.payouts if room is not None else ()
     pool_sub = f"1st {cur}{fmt_chips(pays[0][1])}" if pays else ""
     if room is not None and room.late_entry_stack is not None:
         last = ("LATE ENTRY", fmt_chips(room.late_entry_stack), "chips now")
+    elif room is not None and not clock.started and room.starting_stack \
+            and clock.late_registration_open:
+        last = ("ENTRY STACK", fmt_chips(room.starting_stack), "chips")
     elif room is not None and room.bounty_holder:
         last = ("BOUNTY", room.bounty_holder, "holds the chip")
     else:
@@ -217,11 +225,36 @@ def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Re
     # DejaVu Sans digits are tabular (equal widths), so the time does not jiggle
     cv.glyphs_px(text, "bold", cv.px(L.time_size), time_colour(clock), tr.center, "center",
                  max_width=tr.w)
+    if L.lines is not None:
+        return [tr, column.ticking_value(cv, lines_box(L, clock), break_row(clock),
+                                         break_text(clock))]
     br = _stat_value_rect(cv, L, BREAK_STAT)
     pygame.draw.rect(cv.surface, PANEL, br)
     cv.glyphs_px(break_text(clock), "bold", cv.px(L.stat_value), TEXT, br.center, "center",
                  max_width=br.w)
     return [tr, br]
+
+
+def lines_box(L: ClockLayout, clock: ClockView) -> tuple[float, float, float, float]:
+    """The design rectangle of a ``lines`` layout's figures and places: from under the
+    notices drawn (so the room's places get the space of the notices not shown) to the
+    bottom of ``L.lines``."""
+    assert L.lines is not None
+    x, y, w, h = L.lines
+    n = len(notices_of(clock))
+    top = y + (_notice_rows(L, n) * n + 6 if n else 0)
+    return x, top, w, y + h - top
+
+
+def _notice_rows(L: ClockLayout, n: int) -> float:
+    """Design height of one row of ``n`` stacked notices."""
+    return min(L.notices[3] / max(1, n), L.notice_size * 1.9)
+
+
+def break_row(clock: ClockView) -> int:
+    """The line of the ticking time to the next break in a ``lines`` layout (after the
+    next level and, when it has one, its ante line)."""
+    return 2 if next_level_text(clock)[1] else 1
 
 
 def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL,
@@ -268,7 +301,11 @@ def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL,
         if ante:
             cv.text(ante, "bold", L.ante_size, TEXT, (mid, L.ante_y), "midtop", max_width=width)
     _draw_notices(cv, L, notices_of(clock))
-    _draw_stats(cv, L, stat_values(clock, room))
+    if L.lines is not None:
+        column.draw_column(cv, lines_box(L, clock), stat_values(clock, room), clock, room,
+                           break_row(clock))
+    else:
+        _draw_stats(cv, L, stat_values(clock, room))
     draw_ticking(cv, L, clock)
 
 
@@ -308,7 +345,7 @@ def _draw_notices(cv: Canvas, L: ClockLayout, notices: tuple[str, ...]) -> None:
             _pill(cv, (cx, y, pw * k, h), text, size * k)
             cx += (pw + gap) * k
     else:  # stacked rows
-        row_h = min(h / max(1, len(pills)), size * 1.9)
+        row_h = _notice_rows(L, len(pills))
         for i, (text, pw) in enumerate(pills):
             pw = min(pw, w)
             _pill(cv, (x + (w - pw) / 2, y + i * row_h, pw, row_h - 8), text, size)

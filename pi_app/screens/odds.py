@@ -23,7 +23,8 @@ from engine.views import OddsView
 from pi_app.screens.cardart import draw_face
 from pi_app.screens.theme import ACCENT, GREEN, MUTED, PANEL, TEXT, Canvas
 
-#: The panel in design pixels (1920x1080): centred across the bottom of the screen.
+#: The panel's width in design pixels (1920x1080): centred across the bottom of the screen,
+#: or in the split layout docked in the corner of the table's part (1300 wide).
 PANEL_W = 1240
 LINE = 74        #: design pixels per line
 TEXT_SIZE = 44   #: design pixels of a hand's line
@@ -46,10 +47,14 @@ def panel_height(view: OddsView) -> int:
     return 90 + LINE * (hands + pots) + 60
 
 
-def draw_odds(cv: Canvas, view: OddsView) -> pygame.Rect:
-    """Draw the odds panel for ``view`` and return its real rect."""
+def draw_odds(cv: Canvas, view: OddsView, docked: bool = False) -> pygame.Rect:
+    """Draw the odds panel for ``view`` and return its real rect: centred across the bottom
+    of the screen, or ``docked`` in the bottom right corner (its outer edges just off the
+    screen), over the table's part of the split layout and its hand's corner."""
     h = panel_height(view)
     x, y = (1920 - PANEL_W) / 2, 1080 - h - 20
+    if docked:
+        x, y = 1920 - PANEL_W + 12, 1080 - h + 12
     r = cv.rect(x, y, PANEL_W, h)
     cv.panel(r, fill=PANEL, edge=ACCENT, radius=20, width=5)
     street = view.street.replace("preflop", "pre-flop").upper()
@@ -77,5 +82,5 @@ def draw_odds(cv: Canvas, view: OddsView) -> pygame.Rect:
                 max_width=PANEL_W - 60)
         row += LINE
     how = "every runout counted" if view.exact else "estimated from 120,000 boards"
-    cv.text(how, "sans", NOTE_SIZE, MUTED, (x + 30, y + h - 56))
+    cv.text(how, "sans", NOTE_SIZE, MUTED, (x + 30, y + h - (68 if docked else 56)))
     return r

@@ -104,8 +104,8 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     if state.wheel is not None:
         draw_wheel(Canvas(surface, root.rect(0, top, root.dw, root.dh - top),
                           faces=root.faces), state.wheel, state.now)
-    if state.odds is not None:
-        draw_odds(root, state.odds)
+    if state.odds is not None:  # over the table: beside the clock in the split layout
+        draw_odds(root, state.odds, docked=layout == "split")
     season = season_of(state)
     if season is not None:
         draw_season(root, *season, state.clock)

@@ -1,6 +1,7 @@
 """The room's column beside the full clock: the prize pool and the payouts by place with
 the currency, tonight's league points, the chip leader, the bounty chip's holder, the
-stack a late entry gets now, the players out with their places and the chips in play.
+stack an entry gets now (a late entry's; before the start, the starting stack), the
+players out with their places and the chips in play.
 
 Drawn from :class:`engine.views.ClockView` and :class:`engine.views.RoomView` (None: the
 clock's own figures only).  Sections are stacked from the top and a section that does not
@@ -39,6 +40,8 @@ def sections(clock: ClockView, room: RoomView | None
         out.append(("BOUNTY CHIP", [(room.bounty_holder, "")]))
     if room.late_entry_stack is not None:
         out.append(("LATE ENTRY NOW", [(f"{fmt_chips(room.late_entry_stack)} chips", "")]))
+    elif not clock.started and clock.late_registration_open and room.starting_stack:
+        out.append(("ENTRY STACK", [(f"{fmt_chips(room.starting_stack)} chips", "")]))
     if room.eliminated:
         latest = sorted(room.eliminated, key=lambda p: p.place)[:MAX_OUT]
         out.append(("OUT", [(ordinal(p.place), p.name) for p in latest]))

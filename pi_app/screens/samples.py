@@ -8,12 +8,19 @@ them to ``tests/data/screens/*.png``.  Each state is written out literally (card
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import replace
+from decimal import Decimal
+from fractions import Fraction
 
 from engine.cards import parse_cards
+from engine.tournament.season import Standing
 from engine.views import (
     ClockView,
     LegalActions,
+    OddsHand,
+    OddsPot,
+    OddsView,
     PlaceLine,
     PotView,
     RoomView,
@@ -25,6 +32,7 @@ from engine.views import (
     WheelView,
 )
 from pi_app.screens.pairing import with_pairing
+from pi_app.screens.season import with_season
 
 PAIR_CODE = "K7QF-2M"
 # a documentation address (RFC 5737), as the TV of a table on the venue LAN would show it
@@ -131,6 +139,30 @@ def table_ten_seats() -> TablePublicView:
                            small_blind=100, big_blind=200)
 
 
+def table_all_in() -> TablePublicView:
+    """The turn of :func:`table_showdown`'s hand: three hands all in and tabled (TDA 16),
+    no one left to act."""
+    show = table_showdown()
+    seats = tuple(replace(s, status="folded", has_cards=False) if s.seat == 5
+                  else replace(s, stack=0) if s.seat == 3 else s for s in show.seats)
+    return replace(show, street="turn", seats=seats, board=show.board[:4], showdown=(),
+                   pots=(PotView("Main pot", 7_600, eligible=(1, 2, 3)),
+                         PotView("Side pot 1", 3_600, eligible=(2, 3))), message="")
+
+
+def odds_all_in() -> OddsView:
+    """The odds of :func:`table_all_in`, exact over the 42 rivers (the fractions
+    :func:`engine.betting.equity.all_in_odds` gives, written out)."""
+    hands = (OddsHand(1, "Ann", parse_cards("KdQc"), Fraction(1, 6), Fraction(0)),
+             OddsHand(2, "Bob", parse_cards("4h4s"), Fraction(11, 14), Fraction(0)),
+             OddsHand(3, "Carmen", parse_cards("AcAd"), Fraction(1, 21), Fraction(0)))
+    pots = (OddsPot("Main pot", 7_600, (1, 2, 3), tuple(h.win for h in hands),
+                    (Fraction(0),) * 3),
+            OddsPot("Side pot 1", 3_600, (2, 3), (Fraction(13, 14), Fraction(1, 14)),
+                    (Fraction(0),) * 2))
+    return OddsView("turn", hands, pots, exact=True)
+
+
 RULING = RulingView(
     code="exposed_second_card", words="Misdeal: a card exposed in the first two dealt",
     rule="TDA 35-A-2",
@@ -151,6 +183,28 @@ ROOM = RoomView(
     eliminated=(PlaceLine(8, "Hiroshi"), PlaceLine(9, "Ines"), PlaceLine(10, "Jean-Baptiste")),
     bounty_holder="Carmen", late_entry_stack=5_400, wheel_name="Party Pop",
 )
+
+
+#: before the start, five players registered: the clock with the entry stack
+REGISTRATION = replace(CLOCK, level_number=1, small_blind=25, big_blind=50, big_blind_ante=0,
+                       ante=0, remaining_seconds=1200.0, running=False, started=False,
+                       next_small_blind=50, next_big_blind=100, next_big_blind_ante=None,
+                       seconds_to_break=4800.0, players_left=5, entrants=5,
+                       average_stack=6_300, chips_in_play=31_500, prize_pool=150,
+                       notices=(), late_registration_open=True,
+                       tournament_name="Thursday Gunpowder League")
+REGISTRATION_ROOM = RoomView(currency="$", payouts=((1, 90), (2, 60)),
+                             points=((1, "52.10"), (2, "36.84"), (3, "30.08")),
+                             stacks=(("Ann", 6_300), ("Bob", 6_300)), starting_stack=6_300,
+                             wheel_name="Party Pop")
+#: the season between tournaments: tonight's tournament, no one registered yet
+SEASON_CLOCK = replace(REGISTRATION, players_left=0, entrants=0, average_stack=0,
+                       chips_in_play=0, prize_pool=0)
+SEASON = [Standing(i + 1, name, Decimal(points), 4, wins, 1, 2, 0) for i, (name, points, wins)
+          in enumerate((("Ann", "343.25", 2), ("Bob", "301.50", 1), ("Carmen", "288.00", 1),
+                        ("Dmitri", "251.75", 0), ("Eve", "240.10", 0), ("Farouk", "199.99", 0),
+                        ("Grace", "150.00", 0), ("Isabella Montgomery", "120.45", 0),
+                        ("Hiroshi", "88.20", 0), ("Ines", "40.00", 0)))]
 
 
 def busiest_state() -> ScreenState:
@@ -221,6 +275,20 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
         "hd_pairing_over_split": (with_pairing(ScreenState(clock=c, table=pre, layout="split"),
                                                PAIR_CODE, PAIR_URL), HD),
     }
+    allin = ScreenState(clock=c, table=table_all_in(), odds=odds_all_in(), layout="split")
+    out.update({
+        "split_all_in_odds": (allin, FULL_HD), "hd_split_all_in_odds": (allin, HD),
+        "hd_clock_break": (ScreenState(clock=brk, layout="clock"), HD),
+    })
     # the room's panels on every case but the paused clock (drawn without them)
-    return {name: (st if name == "clock_paused" else replace(st, room=ROOM), size)
-            for name, (st, size) in out.items()}
+    out = {name: (st if name == "clock_paused" else replace(st, room=ROOM), size)
+           for name, (st, size) in out.items()}
+    registration = ScreenState(clock=REGISTRATION, layout="clock", room=REGISTRATION_ROOM)
+    season = with_season(ScreenState(clock=SEASON_CLOCK, layout="clock",
+                                     room=replace(REGISTRATION_ROOM, stacks=())),
+                         SEASON, dt.date(2026, 1, 22))
+    out.update({
+        "clock_registration": (registration, FULL_HD), "hd_clock_registration": (registration, HD),
+        "season_between": (season, FULL_HD), "hd_season_between": (season, HD),
+    })
+    return out

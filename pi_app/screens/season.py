@@ -4,7 +4,7 @@ night's date.
 The service puts what to show into :attr:`engine.views.ScreenState.extra` under
 :data:`SEASON_KEY` with :func:`with_season` (a short JSON text: the top
 :data:`SHOWN` lines and the next night), and only while no tournament is under way
-(:func:`between_tournaments`: the clock not started yet).  The renderer draws the panel over
+(:func:`between_tournaments`: before anyone registers for tonight).  The renderer draws the panel over
 the layout while the key is present (a clean background, the standings on the left, tonight's
 tournament on the right), under the pairing panel and the ruling banner.  Every
 text is at least 40 design pixels high (3.7 % of the screen's height), legible from 5 m on
@@ -40,8 +40,13 @@ NOTE_SIZE = 40  #: design pixels of the smallest text (3.7 %)
 
 
 def between_tournaments(state: ScreenState) -> bool:
-    """Whether no tournament is under way: no clock, or a clock not started yet."""
-    return state.clock is None or not state.clock.started
+    """Whether the room is between tournaments: no clock, or tonight's tournament not
+    started and no one registered for it yet.  Registration opens for the room with the
+    first entry: from then on the clock shows (the players registered, the stack an entry
+    gets), as it does once the tournament starts and, after it, the winner screen until
+    the night is ended."""
+    c = state.clock
+    return c is None or (not c.started and not c.entrants)
 
 
 def with_season(state: ScreenState, standings: Sequence[Standing],
@@ -68,8 +73,8 @@ def season_of(state: ScreenState) -> tuple[list[tuple[int, str, str]], str | Non
 def draw_season(cv: Canvas, rows: Sequence[tuple[int, str, str]],
                 next_night: str | None, clock: ClockView | None = None) -> pygame.Rect:
     """Draw the season screen: the standings panel (design :data:`PANEL_RECT`) over a clean
-    background, and in the right column tonight's tournament, its first blinds and the
-    players registered (``clock``), where the pairing panel goes while it is open.
+    background, and in the right column tonight's tournament and its first blinds
+    (``clock``), where the pairing panel goes while it is open.
     Returns the panel's real rect."""
     cv.surface.fill(BG, cv.area)
     x, y, w, h = PANEL_RECT
@@ -116,7 +121,7 @@ def wrap(text: str, width: int = 15, lines: int = 3) -> list[str]:
 
 
 def _tonight(cv: Canvas, clock: ClockView) -> None:
-    """The right column: tonight's name, first blinds and players registered."""
+    """The right column: tonight's name, first blinds and players registered (if any)."""
     x, w = TONIGHT_X, 1920 - TONIGHT_X - 30
     mid = x + w / 2
     cv.text("TONIGHT", "bold", NOTE_SIZE, MUTED, (mid, 120), "midtop")
@@ -125,5 +130,6 @@ def _tonight(cv: Canvas, clock: ClockView) -> None:
     cv.text("BLINDS", "bold", NOTE_SIZE, MUTED, (mid, 380), "midtop")
     cv.text(f"{fmt_chips(clock.small_blind)}/{fmt_chips(clock.big_blind)}", "bold", 72,
             TEXT, (mid, 440), "midtop", max_width=w)
-    cv.text("PLAYERS", "bold", NOTE_SIZE, MUTED, (mid, 640), "midtop")
-    cv.text(str(clock.entrants), "bold", 72, TEXT, (mid, 700), "midtop", max_width=w)
+    if clock.entrants:  # (the panel is off once anyone registers: see between_tournaments)
+        cv.text("PLAYERS", "bold", NOTE_SIZE, MUTED, (mid, 640), "midtop")
+        cv.text(str(clock.entrants), "bold", 72, TEXT, (mid, 700), "midtop", max_width=w)

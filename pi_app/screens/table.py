@@ -237,16 +237,19 @@ def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: fl
     fill = PANEL if not folded else (18, 22, 30)
     edge = ACCENT if acting else (GREEN if won else PANEL_EDGE)
     cv.panel(box, fill=fill, edge=edge, radius=16, width=7 if (acting or won) else 3)
-    # cards on the left: faces only from shown_cards, backs for unrevealed hands
+    # cards on the left: faces only from shown_cards, backs for unrevealed hands; a seat
+    # without cards gives their space to its name and stack
     cw, ch = SMALL_CARD
     top = y0 + 10
+    tx = x0 + 10 + 2 * cw + 14
     if s.shown_cards:
         for i, c in enumerate(s.shown_cards[:2]):
             draw_face(cv, cv.rect(x0 + 10 + i * (cw + 4), top, cw, ch), c)
     elif s.has_cards and not folded:
         for i in range(2):
             draw_back(cv, cv.rect(x0 + 10 + i * (cw * 0.55), top, cw, ch))
-    tx = x0 + 10 + 2 * cw + 14
+    else:
+        tx = x0 + 16
     tw = x0 + SEAT_W - tx - 10
     lg = legible(cv)
     cv.text(s.name or f"Seat {s.seat}", "bold", max(34.0, lg), TEXT if not folded else MUTED,

@@ -115,19 +115,19 @@ def glyph(kind: str, size: int, char: str, colour: tuple[int, int, int]) -> pyga
 
 
 def glyph_run(kind: str, size: int, text: str, colour: tuple[int, int, int],
-              max_width: int | None = None) -> list[pygame.Surface]:
+              max_width: int | None = None, floor: int = 8) -> list[pygame.Surface]:
     """The glyphs of ``text`` (made safe first, as in :func:`text_surface`) at ``size``
-    real pixels, at a smaller size when their total width exceeds ``max_width`` (as
-    :func:`fit_text`)."""
+    real pixels, at a smaller size (never under ``floor``) when their total width exceeds
+    ``max_width`` (as :func:`fit_text`)."""
     text = safe_text(text, TEXT_MAX)
     run = [glyph(kind, size, c, colour) for c in text]
     width = sum(g.get_width() for g in run)
-    if max_width is None or width <= max_width or size <= 8:
+    if max_width is None or width <= max_width or size <= floor:
         return run
-    new = max(8, int(size * max_width / max(1, width)))
+    new = max(floor, int(size * max_width / max(1, width)))
     while True:
         run = [glyph(kind, new, c, colour) for c in text]
-        if sum(g.get_width() for g in run) <= max_width or new <= 8:
+        if sum(g.get_width() for g in run) <= max_width or new <= floor:
             return run
         new -= 1
 
@@ -266,8 +266,10 @@ class Canvas:
     def glyphs_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
                   anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
         """As :meth:`text_px`, drawn glyph by glyph from :func:`glyph_run` (for texts that
-        change every second: nothing new is cached per distinct text)."""
-        run = glyph_run(kind, size, text, tuple(colour), max_width)
+        change every second: nothing new is cached per distinct text), at
+        :func:`legible_px` at least."""
+        floor = legible_px(kind, self.surface.get_height())
+        run = glyph_run(kind, max(size, floor), text, tuple(colour), max_width, floor)
         height = max((g.get_height() for g in run), default=0)
         r = pygame.Rect(0, 0, sum(g.get_width() for g in run), height)
         setattr(r, anchor, pos)

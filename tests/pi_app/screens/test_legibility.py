@@ -49,3 +49,15 @@ def test_minor_texts_are_few():
     for name, (state, size) in cases().items():
         minor = [t.text for t in _drawn(state, size) if t.minor]
         assert len(minor) <= 14, f"{name}: {minor}"
+
+
+def test_the_split_cases_measure_the_room_lines_beside_the_table():
+    """Every split case with the room's panels draws the places with their points and the
+    players out, so the test above measures them at both sizes."""
+    split = {n: c for n, c in cases().items()
+             if c[0].layout == "split" and c[0].room is not None and c[0].table is not None
+             and c[0].clock is not None and not c[0].room.finished}
+    assert len(split) >= 5
+    for name, (state, size) in split.items():
+        texts = [t.text for t in _drawn(state, size)]
+        assert "POINTS" in texts and "OUT" in texts, name
