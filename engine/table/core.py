@@ -508,9 +508,11 @@ class TableCore:
         if decision is None:
             self.seat_inputs[ev.seat] = new_state
             return []
-        self.seat_inputs.pop(ev.seat, None)
-        return self._player_action(PlayerAction(t=ev.t, seat=ev.seat, action=decision.action,
-                                                amount=decision.amount))
+        effects = self._player_action(PlayerAction(t=ev.t, seat=ev.seat,
+                                                   action=decision.action,
+                                                   amount=decision.amount))
+        self.seat_inputs.pop(ev.seat, None)  # only once taken: a refusal keeps the raise keyed
+        return effects
 
     def _player_action(self, ev: PlayerAction) -> list[Effect]:
         proc = self._need_proc()

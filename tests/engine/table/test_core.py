@@ -198,3 +198,31 @@ def test_a_refused_input_cannot_change_the_tournament_through_a_shared_snapshot(
     core.tournament.colored_up.append(99)
     core.tournament.notices.append("x")
     assert 99 not in d["colored_up"] and "x" not in d["notices"]
+
+
+def test_a_keyed_raise_refused_by_the_dealing_stays_keyed():
+    """The seat's keyed raise is cleared only once its action is taken: here the action
+    is refused (the seat's earlier action is still held while a replacement card is due,
+    so another seat acts next) and the refusal changes nothing, the keyed amount included."""
+    core = _core(players=4)
+    core.apply(DealerButton(t=1.0, button="next_hand"))
+    while len(core.proc.s.due) > 1:  # all but the last hole card
+        core.apply(step_event(next_step(core, seed=3), core))
+    core.apply(DealerButton(t=core.last_t + 1, button="exposed_card"))
+    core.apply(DealerButton(t=core.last_t + 1, button="confirm_ruling"))
+    core.apply(step_event(next_step(core, seed=3), core))  # the last hole card
+    assert any(x.startswith("replace:") for x in core.proc.expected_next())
+    seat = core.proc.hand.actor
+
+    def key(button):
+        core.apply(SeatButton(t=core.last_t + 1, seat=seat, button=button))
+
+    key("bet_raise")
+    key("check_call")  # held until the replacement card is in
+    key("bet_raise")
+    keyed = core.seat_inputs[seat]
+    before = core.snapshot()
+    with pytest.raises(PokerTableError, match="is not to act"):
+        key("check_call")
+    assert core.seat_inputs[seat] == keyed and keyed.pending_raise_to is not None
+    assert core.snapshot() == before
