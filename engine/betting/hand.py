@@ -77,6 +77,8 @@ __all__ = ["RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand"
            "InvalidHandConfigError", "LegalActions"]
 
 PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
+#: what a hand never changes after :meth:`Hand.__init__`: :meth:`Hand.copy` shares it
+FIXED = frozenset({"config", "_seats", "_index", "_start"})
 _BOARD_COUNTS = (0, 3, 1, 1)
 
 
@@ -893,16 +895,27 @@ class Hand:
 
     # ------------------------------------------------------------------ copies, journal
     def copy(self) -> Hand:
-        """An independent copy (cards and records are immutable and shared)."""
+        """An independent copy: every list and set the hand changes is copied; cards,
+        records and what a hand never changes after it is set up (:data:`FIXED`) are
+        shared.  About as dear as one betting action (bench/bench_service.py)."""
         h = object.__new__(Hand)
-        d = self.__dict__.copy()
-        for k, v in d.items():
-            if type(v) is list:
-                # only the hole cards are a list of lists; the rest hold immutable items
-                d[k] = [x[:] for x in v] if v and type(v[0]) is list else v[:]
-            elif type(v) is set:
-                d[k] = set(v)
-        h.__dict__.update(d)
+        h.__dict__.update(self.__dict__)
+        h._stack = self._stack[:]
+        h._bet = self._bet[:]
+        h._committed = self._committed[:]
+        h._folded = self._folded[:]
+        h._mucked = self._mucked[:]
+        h._shown = self._shown[:]
+        h._acted = self._acted[:]
+        h._faced = self._faced[:]
+        h._hole = [x[:] for x in self._hole]
+        h._board = self._board[:]
+        h._burns = self._burns[:]
+        h._seen = set(self._seen)
+        h._ops = self._ops[:]
+        h._voluntary = self._voluntary[:]
+        h._awards = self._awards[:]
+        h._queue = self._queue[:]
         return h
 
     def to_dict(self) -> dict[str, Any]:

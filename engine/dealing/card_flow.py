@@ -40,7 +40,7 @@ from engine.dealing.sequence import (
 )
 from engine.errors import IllegalActionError
 from engine.events import CardDrawn, ShoeReloaded, StubReshuffled
-from engine.text import check_uid
+from engine.text import check_uid, is_uid
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
@@ -97,6 +97,35 @@ class CardFlow:
     @staticmethod
     def _assigned(d: Draw) -> Assigned:
         return Assigned(d.n, d.shoe_draw, d.destination, d.card, d.seat, d.street, d.exposed)
+
+    def card_fits(self, ev: CardDrawn) -> bool:
+        """Whether ``ev`` is the card the sequence expects now, taken without a ruling and
+        without any error: a reader repeat, or a registered card not out yet, drawn into a
+        hole, burn or board slot the hand can take, with no ruling, stop or reshuffle in the
+        way.  Changes nothing; :meth:`_on_card` of such a card can then neither raise nor
+        rule, so the procedure applies it without a copy to roll back to."""
+        s = self.s
+        uid = ev.uid.strip().upper() if isinstance(ev.uid, str) else None
+        if uid is None or not is_uid(uid):
+            return False
+        if uid == s.last_uid:
+            return True  # a reader repeat: counted, nothing else changes
+        card = self.registry.card(uid)
+        if card is None or card.id in s.seen or s.stopped or not s.due:
+            return False
+        h = s.hand
+        if h.is_complete:
+            return False
+        slot = s.due[0]
+        if slot == BURN:
+            return True
+        if slot == BOARD:
+            return h.can_deal_board(card)
+        if slot.startswith("hole:"):
+            seat = int(slot[5:])
+            # a card for a seat the hand does not want yet waits in the seat's buffer
+            return h.next_deal() != ("hole", seat) or h.can_deal_hole(seat, card)
+        return False  # a replacement card rebuilds the hand: the careful path
 
     def _on_card(self, ev: CardDrawn) -> list[Outcome]:
         s = self.s

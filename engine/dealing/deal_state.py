@@ -62,14 +62,21 @@ class DealState:
                    plans={s: street_plan(s) for s in BOARD_STREETS})
 
     def copy(self) -> DealState:
-        d = dict(self.__dict__)
-        for k, v in d.items():
-            if isinstance(v, list):
-                d[k] = [dict(x) if isinstance(x, dict) else x for x in v]
-            elif isinstance(v, dict):
-                d[k] = {kk: (list(vv) if isinstance(vv, list) else vv) for kk, vv in v.items()}
-        d["hand"] = self.hand.copy()
-        return DealState(**d)
+        """An independent copy (the snapshot a ruling or the table's UNDO goes back to):
+        every list and dict is copied, draws, cards and the config (immutable) are shared."""
+        new = object.__new__(DealState)
+        new.__dict__.update(self.__dict__)
+        new.hand = self.hand.copy()
+        new.draws = self.draws[:]
+        new.seen = dict(self.seen)
+        new.due = self.due[:]
+        new.plans = {k: v[:] for k, v in self.plans.items()}
+        new.hole_buf = {k: v[:] for k, v in self.hole_buf.items()}
+        new.street_actions = dict(self.street_actions)
+        new.exposed = self.exposed[:]
+        new.replacing = {k: [x[:] for x in v] for k, v in self.replacing.items()}
+        new.held = [dict(x) for x in self.held]
+        return new
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -32,11 +32,19 @@ class PlayerActions:
     detection: Callable[[], Detection]
 
     # ------------------------------------------------------------------ actions
-    def _on_action(self, ev: PlayerAction) -> list[Outcome]:
+    def verify_action(self, ev: PlayerAction) -> None:
+        """Refuse an action before anything changes (PokerKit's verify-then-do): an unknown
+        action, play stopped, the hand over, or, with the betting open and no action held,
+        one the hand does not allow now (not the seat's turn, a bet or raise out of its
+        range: TDA 40-43).  An action pressed while cards are still due is judged when it
+        is taken (:meth:`_on_action`).
+
+        Raises:
+            IllegalActionError: the action is refused; the message says what is legal.
+        """
         s = self.s
         h = s.hand
-        act = ev.action
-        if act not in ACTIONS:
+        if ev.action not in ACTIONS:
             raise IllegalActionError(f"unknown action {ev.action!r}; expected one of "
                                      f"{', '.join(ACTIONS)}")
         if s.stopped:
@@ -44,6 +52,14 @@ class PlayerActions:
                                      "decides the misdeal, then reload the shoe")
         if h.is_complete:
             raise IllegalActionError("the hand is over")
+        if not (s.due or s.held or h.next_deal() is not None):
+            _verify_on(h, ev, ev.action)
+
+    def _on_action(self, ev: PlayerAction) -> list[Outcome]:
+        """Take an action :meth:`verify_action` let through (the procedure's ``apply``)."""
+        s = self.s
+        h = s.hand
+        act = ev.action
         if s.due or h.next_deal() is not None or s.held:
             self._probe(ev, act)  # refused here if it could never be legal
             if self._button_acts_short(ev, act):
@@ -139,25 +155,40 @@ class PlayerActions:
             self.probe_hand(ev)
 
 
+def _verify_on(h: Hand, ev: PlayerAction, act: str) -> None:
+    """Raise ``IllegalActionError`` unless ``act`` by ``ev.seat`` is legal on ``h`` now
+    (naming the seat to act when it is another seat's turn); changes nothing."""
+    if act == "show":
+        h.verify_show(ev.seat)
+    elif act == "muck":
+        h.verify_muck(ev.seat)
+    elif h.actor != ev.seat:
+        who = f"seat {h.actor} is" if h.actor is not None else "no seat is"
+        raise IllegalActionError(f"seat {ev.seat} is not to act; {who}")
+    elif act == "fold":
+        h.verify_fold()
+    elif act == "check_or_call":
+        h.verify_check_or_call()
+    elif ev.amount is None:
+        raise IllegalActionError("bet_or_raise_to needs an amount (the raise-to total)")
+    else:
+        h.verify_bet_or_raise_to(int(ev.amount))
+
+
 def _act_on(h: Hand, ev: PlayerAction, act: str) -> bool:
-    """Apply ``act`` to ``h`` for ``ev.seat``; True for a betting action (not show/muck).
-    Raises ``IllegalActionError`` naming the seat to act when it is another seat's turn."""
+    """Apply ``act`` to ``h`` for ``ev.seat`` once :func:`_verify_on` allows it; True for a
+    betting action (not show/muck).  Raises ``IllegalActionError`` when it does not."""
+    _verify_on(h, ev, act)
     if act == "show":
         h.show(ev.seat)
         return False
     if act == "muck":
         h.muck(ev.seat)
         return False
-    if h.actor != ev.seat:
-        who = f"seat {h.actor} is" if h.actor is not None else "no seat is"
-        raise IllegalActionError(f"seat {ev.seat} is not to act; {who}")
     if act == "fold":
         h.fold()
     elif act == "check_or_call":
         h.check_or_call()
     else:
-        if ev.amount is None:
-            raise IllegalActionError("bet_or_raise_to needs an amount (the raise-to "
-                                     "total)")
-        h.bet_or_raise_to(int(ev.amount))
+        h.bet_or_raise_to(int(ev.amount))  # type: ignore[arg-type]  # verified: not None
     return True

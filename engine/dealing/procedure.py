@@ -253,6 +253,16 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
         """Apply one input event; returns what happened (see the module docstring)."""
         if isinstance(event, Declaration) and event.kind in ("confirm_ruling", "override_ruling"):
             return self._decide(event)
+        if isinstance(event, CardDrawn) and self.card_fits(event):
+            # verified first (PokerKit's verify-then-do): it can neither fail nor rule, so
+            # no copy is kept to roll back to, and no UNDO reaches back past a card
+            outs = self._on_card(event)
+            self.state_before = None
+            if self._pending is not None:
+                self._pending[3].append(event)
+            return outs
+        if isinstance(event, PlayerAction):
+            self.verify_action(event)  # refused here, before anything is copied
         snap = self.s.copy()
         repeats, n_rulings = self.repeats, len(self.book.rulings)
         try:

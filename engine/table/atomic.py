@@ -51,11 +51,10 @@ def copy_procedure(proc: Any, state: Any = None) -> Any:
     last player action: what :meth:`DealingProcedure.apply` may change is copied, the
     deck registry and house profile (never changed by a hand) are shared.  ``state``: the
     deal state to use instead of a copy of ``proc``'s (filled in later by the caller)."""
-    new = copy.copy(proc)
+    new = object.__new__(type(proc))
+    new.__dict__.update(proc.__dict__)
     new.s = proc.s.copy() if state is None else state
-    new.book = copy.copy(proc.book)
-    new.book.rulings = list(proc.book.rulings)
-    new.book.decisions = list(proc.book.decisions)
+    new.book = type(proc.book)(proc.book.rulings[:], proc.book.decisions[:])
     if proc._pending is not None:
         rid, snap, trigger, later = proc._pending
         new._pending = (rid, snap.copy(), trigger, list(later))

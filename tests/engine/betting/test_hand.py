@@ -339,6 +339,28 @@ def test_snapshot_round_trip_and_copy():
     assert h.actions_in_turn()[:1] == ((3, "raise", 40),)
 
 
+
+def test_a_copy_shares_no_list_or_set_the_hand_changes():
+    """Hand.copy copies each list and set a hand changes by name: one added to the hand
+    and forgotten there would be shared, and a rolled-back action would leak into it."""
+    from engine.betting.hand import FIXED
+
+    h = new_hand({1: 500, 2: 500, 3: 500}, button=3, small_blind=5, big_blind=10, ante=1)
+    deck = stacked(h, {1: "AsAh", 2: "KsKh", 3: "2c7d"}, "3c8d9hJsQc")
+    h.deal_from(deck)
+    h.bet_or_raise_to(40)
+    c = h.copy()
+    assert state_of(c) == state_of(h)
+    for name, value in vars(h).items():
+        if isinstance(value, (list, set, dict)) and name not in FIXED:
+            assert getattr(c, name) is not value, f"Hand.copy shares {name}"
+        if isinstance(value, list) and value and isinstance(value[0], list):
+            assert all(a is not b for a, b in zip(getattr(c, name), value, strict=True))
+    c.check_or_call()
+    run_out(c, deck)
+    assert h.actor == 1 and h.street == "preflop" and state_of(Hand.from_dict(h.to_dict())) \
+        == state_of(h)
+
 def test_chip_conservation_error_is_raised_when_broken():
     h = new_hand({1: 500, 2: 500}, button=1, small_blind=5, big_blind=10)
     h.deal_from(stacked(h, {1: "AsAh", 2: "KsKh"}))

@@ -240,3 +240,29 @@ def test_exposed_card_that_plays_is_public():
     assert seat1.shown_cards == (p.draws[0].card,)
     seat2 = next(sp for sp in p.public_view().seats if sp.seat == 2)
     assert seat2.shown_cards == ()
+
+
+def test_cards_that_fit_and_refused_actions_are_taken_without_a_copy(monkeypatch):
+    """Verify, then do: a card the sequence expects is applied without copying the deal
+    state, a refused action is refused before anything is copied, and only an accepted
+    action keeps the state before it (the table's UNDO of the last action)."""
+    from engine.dealing.deal_state import DealState
+
+    copies: list[int] = []
+    real = DealState.copy
+    monkeypatch.setattr(DealState, "copy", lambda self: copies.append(1) or real(self))
+    b = Builder("x")
+    b.draw(8)  # the hole cards, each the one expected
+    p = b.proc
+    assert copies == [] and p.state_before is None
+    actor = p.hand.actor
+    other = next(s for s in p.hand.seats if s != actor)
+    before = p.to_dict()
+    with pytest.raises(IllegalActionError, match="is not to act"):
+        p.apply(PlayerAction(t=99.0, seat=other, action="check_or_call"))
+    with pytest.raises(IllegalActionError, match="cannot bet or raise to"):
+        p.apply(PlayerAction(t=99.0, seat=actor, action="bet_or_raise_to", amount=10**9))
+    assert copies == [] and p.to_dict() == before
+    p.apply(PlayerAction(t=99.0, seat=actor, action="check_or_call"))
+    assert len(copies) == 1 and p.state_before is not None
+    assert p.state_before.hand.actor == actor and p.hand.actor != actor
