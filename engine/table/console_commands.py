@@ -115,13 +115,26 @@ def _rng(core: ConsoleCore, purpose: str) -> random.Random:
 
 
 # --- players ----------------------------------------------------------------------------
+def registration_refusal(core: ConsoleCore) -> str | None:
+    """Why no player may be registered by name now (None: they may): after the start only
+    a late entry joins (:func:`late_entry`), and with qualifiers a round being played
+    takes no one until it is over.  The console shows its Register form only when None."""
+    tour = core.tournament
+    if core.console.ended:
+        return "the tournament has ended: a new one is being set up"
+    if tour.clock.started and tour.structure.qualifiers is None:
+        return "the tournament has started: make a late entry"
+    if not tour.registration_open():
+        return "registration is closed until this round is over"
+    return None
+
+
 def register(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     name = check_name(args.get("name"))
     tour = core.tournament
-    if tour.clock.started and tour.structure.qualifiers is None:
-        raise ConsoleRefused("the tournament has started: make a late entry")
-    if not tour.registration_open():
-        raise ConsoleRefused("registration is closed until this round is over")
+    refusal = registration_refusal(core)
+    if refusal is not None:
+        raise ConsoleRefused(refusal)
     if name.casefold() in _all_names(core):
         raise ConsoleRefused(f"{name} is already registered")
     if not _drawn(core):
@@ -393,7 +406,15 @@ def add_time(core: ConsoleCore, args: dict[str, Any], t: float, sign: int = 1) -
     if not core.tournament.clock.started:
         raise ConsoleRefused("the clock has not started")
     effects = core._command(DealerCommand(t=t, command="add_time", args={"seconds": seconds}))
-    return effects, f"{'added' if seconds > 0 else 'removed'} {abs(seconds)} seconds"
+    return effects, f"{'added' if seconds > 0 else 'removed'} {clock_text(abs(seconds))}"
+
+
+def clock_text(seconds: int) -> str:
+    """Seconds as a clock shows them: ``"1:00"``, ``"0:30"``, ``"1:05:00"`` (an hour or
+    more)."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def remove_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
@@ -466,6 +487,22 @@ def _ruling(kind: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]
         return effects, f"ruling {'overridden' if kind == 'override_ruling' else 'confirmed'}" \
             + (f" ({note})" if note else "")
     return run
+
+
+def next_hand_applies(core: ConsoleCore) -> bool:
+    """Whether the dealer box's NEXT HAND does something now (the console shows its
+    button only then): between hands, once the tournament has started and while it is
+    not over; after a misdeal or a fouled deck, the hand dealt again (TDA 35-C); or the
+    stub reshuffled that a ruling asks for (``TableCore._dealer_button``).  Never
+    while a seat is to act."""
+    proc, tour = core.proc, core.tournament
+    if core.console.ended or not tour.clock.started:
+        return False
+    if proc is not None and proc.stopped:
+        return True
+    if core.in_hand:
+        return proc is not None and proc.expected_next()[:1] == ["stub_reshuffled"]
+    return not core.finished
 
 
 def next_hand(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:

@@ -101,7 +101,11 @@ class Gate:
     def console_part(self, core: TableCore) -> dict[str, Any]:
         """The ``console`` object of the role documents (the same for every role; on the
         loop's thread)."""
-        from engine.table.console_commands import late_entry_preview
+        from engine.table.console_commands import (
+            late_entry_preview,
+            next_hand_applies,
+            registration_refusal,
+        )
 
         console = core.console
         if len(console.audit) != len(self.audit):
@@ -125,6 +129,8 @@ class Gate:
             "keyed_hand": bool(hand is not None and console.keyed_hand == core.hand_number),
             "away": sorted(console.away),
             "in_hand": core.in_hand,
+            "registration": registration_refusal(core) is None,
+            "next_hand": next_hand_applies(core),
             "rounds": core.tournament.structure.qualifiers is not None,
         }
         return extra

@@ -173,13 +173,17 @@
     changed("waiting", waiting, (names) => fill("waiting", names.map((n) => el("li", {}, n))));
     $("waiting").hidden = !waiting.length;
     const started = d.clock.started;
+    // by name before the start (or between the mini's rounds); after it only a late
+    // entry, while late registration is open; once it closes, neither
+    $("register-card").hidden = !c.registration;
     $("start-go").hidden = started;
     $("draw-go").hidden = started || !waiting.length;
     const late = c.late_entry;
-    setText("late-line", late && late.open
-      ? `Open at level ${late.level}: ${chips(late.chips)} chips (after the house's ` +
-        `deduction of ${chips(late.deduction)}).`
-      : "Late entry is closed.");
+    $("late-card").hidden = !(late && late.open);
+    if (late && late.open) {
+      setText("late-line", `Open at level ${late.level}: ${chips(late.chips)} chips ` +
+        `(after the house's deduction of ${chips(late.deduction)}).`);
+    }
     const seated = d.players.filter((p) => p.seat !== null);
     changed("players", [seated, selectedSeat], ([rows]) => fill("players", rows.map((p) =>
       el("tr", {class: `pick st-${p.status}${p.seat === selectedSeat ? " selected" : ""}`,
@@ -227,6 +231,7 @@
     const legal = c.legal;
     const table = d.screen && d.screen.table;
     $("act-row").hidden = !c.actor;
+    $("next-hand-go").hidden = !c.next_hand;  // between hands (or a deal again), never mid-action
     $("bet-form").hidden = !c.actor || !legal || legal.min_raise_to === null;
     $("show-form").hidden = !c.in_hand || c.actor || !table || table.street !== "showdown";
     if (c.actor) {
@@ -272,9 +277,15 @@
     return Number.isNaN(t.getTime()) ? "" : t.toLocaleTimeString([], {hour12: false});
   }
 
+  /** The audit's name for a command: "time" for time added or removed (the detail says
+      which, as "added 1:00" or "removed 1:00"), otherwise the command in words. */
+  function commandWords(command) {
+    return ["add_time", "remove_time"].includes(command) ? "time" : command.replace(/_/g, " ");
+  }
+
   function renderAudit(entries) {
     fill("audit", entries.slice().reverse().map((a) => el("li", {},
-      el("div", {class: "audit-head"}, el("strong", {}, a.command),
+      el("div", {class: "audit-head"}, el("strong", {}, commandWords(a.command)),
         el("span", {class: "muted"}, ` ${when(a.at)} \u00b7 ${a.role || ""} \u00b7 token ${a.token || "-"}`)),
       a.detail ? el("div", {}, a.detail) : null)));
   }

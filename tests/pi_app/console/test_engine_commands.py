@@ -8,9 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import PokerTableError
-from engine.events import ConsoleCommand, ShoeStatus
+from engine.events import ConsoleCommand, DealerButton, ShoeStatus
 from engine.table.console import precheck
-from engine.table.console_commands import COMMANDS, late_entry_preview
+from engine.table.console_commands import (
+    COMMANDS,
+    clock_text,
+    late_entry_preview,
+    next_hand_applies,
+    registration_refusal,
+)
 from engine.table.core import TableCore, TableSettings
 
 NAMES = ["Ann", "Bob", "Cyd", "Dee"]
@@ -277,3 +283,83 @@ def test_precheck_agrees_with_apply(commands):
         else:
             with pytest.raises(PokerTableError):
                 n.core.apply(ev)
+
+
+def _page_flags_agree(n: Night) -> None:
+    """The console's flags say what the commands would do: "Next hand" is offered exactly
+    when NEXT HAND fits, and the Register form exactly when a new name may register."""
+    assert next_hand_applies(n.core) == (precheck(n.core, n.event("next_hand")) is None)
+    n.t -= 1.0
+    name = f"Zed{len(n.core.tournament.entrants)}"
+    reason = precheck(n.core, n.event("register", name=name))
+    n.t -= 1.0
+    if reason is None or "every seat is taken" not in reason:
+        assert (registration_refusal(n.core) is None) == (reason is None), reason
+
+
+@settings(max_examples=40)
+@given(st.lists(st.tuples(st.sampled_from(sorted(COMMANDS)),
+                          st.dictionaries(st.sampled_from(["seat", "chips", "name", "amount",
+                                                          "seconds", "level", "card"]),
+                                          st.one_of(st.integers(-5, 12), st.text(max_size=5),
+                                                    st.sampled_from(CARDS)),
+                                          max_size=3),
+                          st.sampled_from(["director", "dealer"])), max_size=16))
+def test_the_pages_flags_agree_with_the_commands(commands):
+    n = Night()
+    _page_flags_agree(n)
+    n.seated(NAMES[:3])
+    for command, args, role in commands:
+        ev = n.event(command, role, **args)
+        if precheck(n.core, ev) is None:
+            n.core.apply(ev)
+        _page_flags_agree(n)
+
+
+def test_next_hand_is_offered_between_hands_and_to_deal_again_after_a_misdeal():
+    n = Night()
+    n.seated(NAMES[:3])
+    assert not next_hand_applies(n.core)  # not started
+    n.ok("start")
+    assert next_hand_applies(n.core)
+    n.deal()
+    assert n.core.hand.actor is not None and not next_hand_applies(n.core)
+    n.t += 1.0
+    n.core.apply(DealerButton(t=n.t, button="misdeal"))
+    assert n.core.proc.stopped and next_hand_applies(n.core)
+    _page_flags_agree(n)
+    assert n.ok("next_hand", role="dealer") == "next hand"  # the hand dealt again
+
+
+def test_time_added_or_removed_is_audited_in_the_clocks_words():
+    n = Night()
+    n.seated(NAMES[:2])
+    n.ok("start")
+    assert n.ok("add_time", seconds=-60) == "removed 1:00"
+    assert n.ok("add_time", seconds=90) == "added 1:30"
+    assert n.ok("remove_time", seconds=3905) == "removed 1:05:05"
+    assert [clock_text(s) for s in (0, 5, 600, 3600)] == ["0:00", "0:05", "10:00", "1:00:00"]
+
+
+@pytest.mark.parametrize(("kind", "needs_seat", "rule", "misdeal"), [
+    ("boxed_card", False, "TDA 35-A-1", False),
+    ("wrong_seat", True, "TDA 35-A-2", True),
+    ("seat_skipped", True, "TDA 35-A-4", True),
+    ("button_out_of_position", True, "TDA 34-A", True),
+    ("exposed_card", False, "TDA 35-A-7", True),
+])
+def test_each_declaration_from_the_console_gets_its_ruling(kind, needs_seat, rule, misdeal):
+    n = Night()
+    seats = n.seated(NAMES[:3])
+    n.ok("start")
+    n.ok("next_hand", role="dealer")
+    n.ok("card", role="dealer", card="As")
+    args = {"seat": seats[0]} if needs_seat else {}
+    if needs_seat:
+        assert "needs a seat" in n.refused("declare", role="dealer", kind=kind)
+    detail = n.ok("declare", role="dealer", kind=kind, **args)
+    assert detail.startswith(f"declared {kind.replace('_', ' ')}")
+    assert n.core.proc.ruling_view().rule == rule
+    n.ok("confirm_ruling", role="dealer")
+    assert bool(n.core.proc.stopped) == misdeal
+    assert next_hand_applies(n.core) == misdeal  # a misdeal is dealt again by NEXT HAND

@@ -1,0 +1,86 @@
+"""The console shows only what applies now, in real headless Chromium against a real table
+service (loopback, mock hardware): "Next hand" only between hands, the Register form only
+before the start and a late entry only while late registration is open, and the audit
+says time added or removed in the clock's words.  The table is moved on over HTTP with a
+director's token; what the page shows is the state the table pushed (never reloaded)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.pi_app.console.director import deal_to, paired
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def director(tmp_path):
+    with paired(tmp_path) as d:
+        yield d
+
+
+def test_next_hand_is_offered_only_between_hands(director):
+    d, p = director, director.page
+    d.seat(["Ann", "Bob", "Cyd"], start="")
+    p.tab("hand")
+    p.wait_text("actor-line", "Between hands")
+    assert not p.visible("next-hand-go")  # the tournament has not started
+    d.post("/api/start")
+    p.wait(lambda: p.visible("next-hand-go"), "Next hand is not offered between hands")
+    deal_to(d, "action")
+    actor = d.state()["console"]["actor"]
+    p.wait_text("actor-line", f"Seat {actor} to act")
+    assert p.visible("act-row") and not p.visible("next-hand-go")
+    p.act("fold-go")
+    while (actor := d.state()["console"]["actor"]) is not None:
+        d.post("/api/fold", {"seat": actor})
+    p.wait_text("actor-line", "Between hands")
+    p.wait(lambda: p.visible("next-hand-go"), "Next hand is not offered after the hand")
+    assert d.state()["console"]["next_hand"] is True
+
+
+def test_register_before_the_start_then_a_late_entry_while_it_is_open(director):
+    d, p = director, director.page
+    p.tab("players")
+    p.wait(lambda: p.visible("register-form"), "the Register form is not shown")
+    assert not p.visible("late-form")  # nothing to enter late before the start
+    d.seat(["Ann", "Bob"])
+    p.wait(lambda: p.visible("late-form"), "the late entry is not offered after the start")
+    assert not p.visible("register-form")
+    assert "Open at level 1" in (p.text("late-line") or "")
+    p.type("late-name", "Gus")
+    p.find("late-preview").click()
+    p.wait(lambda: p.visible("late-go"), "the late entry's stack is not shown")
+    assert "Gus late entry at level 1" in d.tap("late-go")
+    assert d.journaled("late_entry")["name"] == "Gus"
+
+    d.post("/api/jump-level", {"level": 4})  # late registration closed with level 3
+    p.wait_text("clock-level", "LEVEL 4")
+    p.wait(lambda: not p.visible("late-form"), "the late entry is still offered")
+    assert not p.visible("register-form")
+    assert d.state()["console"]["registration"] is False
+
+
+def test_the_audit_says_time_added_or_removed_in_the_clocks_words(director):
+    d, p = director, director.page
+    d.seat(["Ann", "Bob"])
+    d.post("/api/add-time", {"seconds": -60})
+    d.post("/api/add-time", {"seconds": 90})
+    p.tab("clock")
+    d.tap("minus1-go")
+    assert d.journaled("remove_time") == {"seconds": 60}
+    p.tab("audit")
+    p.wait(lambda: len(audit_lines(p)) >= 5, "the audit does not list the commands")
+    lines = audit_lines(p)[:3]  # newest first
+    assert [line.split(" ", 1)[0] for line in lines] == ["time"] * 3
+    assert [line.rsplit("\n", 1)[1] for line in lines] == ["removed 1:00", "added 1:30",
+                                                           "removed 1:00"]
+    text = p.text("audit") or ""
+    assert "-60" not in text and "add_time" not in text and "add time" not in text
+
+
+def audit_lines(p) -> list[str]:
+    """Each audit entry as ``head`` newline ``detail``, newest first."""
+    return p.d.execute_script(
+        "return Array.from(document.querySelectorAll('#audit li')).map(li =>"
+        " Array.from(li.children).map(c => c.textContent.trim()).join('\\n'));")
