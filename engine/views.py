@@ -269,6 +269,15 @@ class OddsView:
     pots: tuple[OddsPot, ...]
     exact: bool
 
+    def __hash__(self) -> int:
+        """The fields' hash, worked out once (the TV keys its panel by the view each frame,
+        and a Fraction's hash is slow)."""
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash((self.street, self.hands, self.pots, self.exact))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
 
 @dataclass(frozen=True)
 class ScreenState:

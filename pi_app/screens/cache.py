@@ -20,9 +20,10 @@ from typing import Generic, TypeVar
 
 V = TypeVar("V")
 
-#: bytes held at most by each renderer cache (text surfaces, countdown glyphs, fonts)
+#: bytes held at most by each renderer cache (text surfaces, countdown glyphs, fonts, the
+#: pairing QR codes, whole-area layers and the parts of a frame: pi_app.screens.parts)
 BUDGETS = {"text": 8 * 1024 * 1024, "glyphs": 8 * 1024 * 1024, "fonts": 16 * 1024 * 1024,
-           "qr": 4 * 1024 * 1024, "layers": 12 * 1024 * 1024}
+           "qr": 4 * 1024 * 1024, "layers": 12 * 1024 * 1024, "parts": 12 * 1024 * 1024}
 
 
 class ByteLRU(Generic[V]):

@@ -1,7 +1,8 @@
 """Playing cards for the TV: faces (four-colour deck, readable across a bar) and backs.
 
 :func:`draw_face` is the only place a card face is drawn; it records the card in
-``canvas.faces`` so the secrets test can check that every face drawn was public.
+``canvas.faces`` so the secrets test can check that every face drawn was public (also when
+the face is blitted from its part: :mod:`pi_app.screens.parts`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import pygame
 
 from engine.cards import Card
+from pi_app.screens.parts import blit_part
 from pi_app.screens.theme import (
     CARD_BACK,
     CARD_FACE,
@@ -23,7 +25,13 @@ CARD_RATIO = 1.4  # height / width
 
 
 def draw_face(cv: Canvas, r: pygame.Rect, card: Card) -> None:
-    """Card ``card`` face up in real rect ``r`` (rank and suit large, four colours)."""
+    """Card ``card`` face up in real rect ``r`` (rank and suit large, four colours), drawn
+    once per card and size (:func:`pi_app.screens.parts.blit_part`)."""
+    blit_part(cv, ("face", card), r, (r.w / cv.s, r.h / cv.s),
+              lambda pc: _face(pc, pc.surface.get_rect(), card))
+
+
+def _face(cv: Canvas, r: pygame.Rect, card: Card) -> None:
     cv.faces.append(card)
     surf = cv.surface
     rad = max(2, r.w // 10)
@@ -40,7 +48,13 @@ def draw_face(cv: Canvas, r: pygame.Rect, card: Card) -> None:
 
 
 def draw_back(cv: Canvas, r: pygame.Rect, dim: bool = False) -> None:
-    """A card face down (an unrevealed hand): red back with a light frame."""
+    """A card face down (an unrevealed hand): red back with a light frame, drawn once per
+    size."""
+    blit_part(cv, ("back", dim), r, (r.w / cv.s, r.h / cv.s),
+              lambda pc: _back(pc, pc.surface.get_rect(), dim))
+
+
+def _back(cv: Canvas, r: pygame.Rect, dim: bool) -> None:
     surf = cv.surface
     rad = max(2, r.w // 10)
     base = CARD_BACK if not dim else (70, 30, 36)

@@ -21,6 +21,7 @@ import pygame
 from engine.text import safe_text
 from engine.views import OddsView
 from pi_app.screens.cardart import draw_face
+from pi_app.screens.parts import blit_part
 from pi_app.screens.theme import ACCENT, GREEN, MUTED, PANEL, TEXT, Canvas
 
 #: The panel's width in design pixels (1920x1080): centred across the bottom of the screen,
@@ -50,11 +51,19 @@ def panel_height(view: OddsView) -> int:
 def draw_odds(cv: Canvas, view: OddsView, docked: bool = False) -> pygame.Rect:
     """Draw the odds panel for ``view`` and return its real rect: centred across the bottom
     of the screen, or ``docked`` in the bottom right corner (its outer edges just off the
-    screen), over the table's part of the split layout and its hand's corner."""
+    screen), over the table's part of the split layout and its hand's corner.  Drawn once
+    per view (:mod:`pi_app.screens.parts`): the odds change only with a card."""
     h = panel_height(view)
     x, y = (1920 - PANEL_W) / 2, 1080 - h - 20
     if docked:
         x, y = 1920 - PANEL_W + 12, 1080 - h + 12
+    return blit_part(cv, ("odds", view, docked), cv.rect(x, y, PANEL_W, h), (PANEL_W, h),
+                     lambda pc: _panel(pc, view, h, docked))
+
+
+def _panel(cv: Canvas, view: OddsView, h: int, docked: bool) -> None:
+    """The panel in its own canvas, (0, 0) its top left corner."""
+    x = y = 0
     r = cv.rect(x, y, PANEL_W, h)
     cv.panel(r, fill=PANEL, edge=ACCENT, radius=20, width=5)
     street = view.street.replace("preflop", "pre-flop").upper()
@@ -83,4 +92,3 @@ def draw_odds(cv: Canvas, view: OddsView, docked: bool = False) -> pygame.Rect:
         row += LINE
     how = "every runout counted" if view.exact else "estimated from 120,000 boards"
     cv.text(how, "sans", NOTE_SIZE, MUTED, (x + 30, y + h - (68 if docked else 56)))
-    return r

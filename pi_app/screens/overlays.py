@@ -13,6 +13,7 @@ from __future__ import annotations
 import pygame
 
 from engine.views import RulingView, ScreenState
+from pi_app.screens.parts import blit_part
 from pi_app.screens.theme import (
     ACCENT,
     GREEN,
@@ -82,12 +83,38 @@ STATUS_STYLE = {
 }
 
 
-def draw_ruling(cv: Canvas, ruling: RulingView) -> None:
-    """The ruling banner across the lower part of the screen."""
+def draw_ruling(cv: Canvas, ruling: RulingView, at_top: bool = False) -> pygame.Rect:
+    """The ruling banner across the lower part of the screen (``at_top``: the upper part,
+    a little lower in height, clear of the board, while the all-in odds panel holds the
+    bottom), over the rest darkened.  The banner is drawn once per ruling
+    (:mod:`pi_app.screens.parts`).  Returns the banner's real rect."""
     x, y, w, h = 50, cv.dh - 420, cv.dw - 100, 390
-    # darken what is under the banner (as a black veil of alpha 110 would), in place:
-    # no full-screen surface is made or alpha-blitted per frame
-    cv.surface.fill((145, 145, 145), cv.area, special_flags=pygame.BLEND_RGB_MULT)
+    if at_top:
+        y, h = 10, 360
+    r = cv.rect(x, y, w, h)
+    _darken_around(cv, r, cv.px(24))
+    return blit_part(cv, ("ruling", ruling, h), r, (w, h),
+                     lambda pc: _banner(pc, ruling, w, h))
+
+
+def _darken_around(cv: Canvas, r: pygame.Rect, radius: int) -> None:
+    """Darken the canvas (as a black veil of alpha 110 would), in place, but for the part of
+    ``r`` the opaque banner covers whole (all of it but the rows of its rounded corners):
+    no full-screen surface is made or alpha-blitted per frame."""
+    area = cv.area
+    inner = pygame.Rect(r.x, r.y + radius, r.w, r.h - 2 * radius).clip(area)
+    rects = [pygame.Rect(area.x, area.y, area.w, inner.y - area.y),
+             pygame.Rect(area.x, inner.bottom, area.w, area.bottom - inner.bottom),
+             pygame.Rect(area.x, inner.y, inner.x - area.x, inner.h),
+             pygame.Rect(inner.right, inner.y, area.right - inner.right, inner.h)]
+    for part in rects:
+        if part.w > 0 and part.h > 0:
+            cv.surface.fill((145, 145, 145), part, special_flags=pygame.BLEND_RGB_MULT)
+
+
+def _banner(cv: Canvas, ruling: RulingView, w: float, h: float) -> None:
+    """The banner in its own canvas, (0, 0) its top left corner."""
+    x = y = 0
     r = cv.rect(x, y, w, h)
     status_text, status_colour = STATUS_STYLE.get(
         ruling.status, (ruling.status.upper(), ORANGE))

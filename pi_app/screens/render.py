@@ -112,8 +112,8 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     pairing = pairing_of(state)
     if pairing is not None:
         draw_pairing(root, *pairing)
-    if state.ruling is not None:
-        draw_ruling(root, state.ruling)
+    if state.ruling is not None:  # clear of the odds panel at the bottom when it is up
+        draw_ruling(root, state.ruling, at_top=state.odds is not None)
     draw_status_strip(root, state)
     return frame
 

@@ -64,10 +64,10 @@ def draw_room_column(cv: Canvas, box: tuple[float, float, float, float], clock: 
         top += HEAD_H
         for left, right in lines:
             wide = not right
-            cv.text(left, "bold", ROW, TEXT, (x + 22, top),
-                    max_width=w - 44 if wide else (w - 44) * 0.45)
-            if right:
+            r = cv.text(left, "bold", ROW, TEXT, (x + 22, top),
+                        max_width=w - 44 if wide else (w - 44) * 0.45)
+            if right:  # the rest of the line: a long name is cut only when it must be
                 cv.text(right, "bold", ROW, ACCENT, (x + w - 22, top), "topright",
-                        max_width=(w - 44) * 0.55)
+                        max_width=w - 44 - r.w / cv.s - 16)
             top += ROW_H
         top += GAP

@@ -208,10 +208,11 @@ SEASON = [Standing(i + 1, name, Decimal(points), 4, wins, 1, 2, 0) for i, (name,
 
 
 def busiest_state() -> ScreenState:
-    """The busiest screen the TV draws: the table layout at a showdown of three pots, the
-    ruling banner over it and the room's panels (bench/bench_screens.py)."""
-    return ScreenState(clock=CLOCK, table=table_showdown(), ruling=RULING, layout="table",
-                       room=ROOM, now=5.0)
+    """The busiest screen the TV draws: the table layout on the turn of a three-way all-in
+    with two pots, the live odds panel, the ruling banner over it and the room's panels
+    (bench/bench_screens.py)."""
+    return ScreenState(clock=CLOCK, table=table_all_in(), odds=odds_all_in(), ruling=RULING,
+                       layout="table", room=ROOM, now=5.0)
 
 
 def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
@@ -219,9 +220,10 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
     c = CLOCK
     paused = replace(c, running=False, remaining_seconds=612.0, seconds_to_break=2412.0)
     # on a break the view's blinds are the level the break leads to (engine.tournament.tournament)
+    # and so is the next level (the one the break leads to)
     brk = replace(c, level_number=8, is_break=True, remaining_seconds=581.0,
                   seconds_to_break=None, small_blind=300, big_blind=600, big_blind_ante=600,
-                  next_small_blind=400, next_big_blind=800, next_big_blind_ante=800,
+                  next_small_blind=300, next_big_blind=600, next_big_blind_ante=600,
                   notices=("Color-up: the 25 chips leave at the end of the break",))
     hands = replace(c, tournament_name="Phat Ace", level_number=12, small_blind=1_000,
                     big_blind=2_000, big_blind_ante=2_000, remaining_seconds=None,
@@ -278,6 +280,8 @@ def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
     allin = ScreenState(clock=c, table=table_all_in(), odds=odds_all_in(), layout="split")
     out.update({
         "split_all_in_odds": (allin, FULL_HD), "hd_split_all_in_odds": (allin, HD),
+        "ruling_over_all_in_odds": (busiest_state(), FULL_HD),
+        "hd_ruling_over_split_odds": (replace(allin, ruling=RULING), HD),
         "hd_clock_break": (ScreenState(clock=brk, layout="clock"), HD),
     })
     # the room's panels on every case but the paused clock (drawn without them)

@@ -19,7 +19,16 @@ import math
 import pygame
 
 from engine.views import RoomView, SeatPublic, TablePublicView
-from pi_app.screens.cardart import draw_back, draw_face, draw_slot
+from pi_app.screens.cardart import draw_face, draw_slot
+from pi_app.screens.seatbox import (
+    SEAT_H,
+    SEAT_W,
+    draw_pill,
+    draw_seat_box,
+    legible,
+    pill_height,
+    seat_band,
+)
 from pi_app.screens.theme import (
     ACCENT,
     BG,
@@ -30,19 +39,14 @@ from pi_app.screens.theme import (
     LAYERS,
     MUTED,
     ORANGE,
-    PANEL,
-    PANEL_EDGE,
     RED,
     TEXT,
     Canvas,
     fit_text,
     fmt_chips,
     fmt_short,
-    legible_px,
 )
 
-SEAT_W, SEAT_H = 390, 164
-SMALL_CARD = (52, 74)
 BOARD_CARD = (118, 165)
 MARKER_GAP = 34  # design px from the seat box edge (towards the centre) to the markers
 STREET_NAMES = {"preflop": "PRE-FLOP", "flop": "FLOP", "turn": "TURN", "river": "RIVER",
@@ -87,7 +91,7 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
     n = max([6, len(view.seats)] + [s.seat for s in view.seats])
     k = (1.0 if cv.dw >= 1600 else 0.86) * (0.86 if n >= 9 else 1.0)
     if k < 1.0:
-        cv = Canvas(surf, cv.area, (cv.dw / k, cv.dh / k), cv.faces)
+        cv = Canvas(surf, cv.area, (cv.dw / k, cv.dh / k), cv.faces, screen_h=cv.screen_h)
     _draw_felt(cv)
     cx, cy = cv.dw / 2, cv.dh / 2
     # hand header in the bottom-right corner (outside the oval, clear of every seat)
@@ -103,6 +107,8 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
         yb -= r.h / cv.s + 2
     _draw_pots(cv, view, cy - 150)
     _draw_board(cv, view, cy - 92)
+    bx0, btop, bcw, bch, bgap = _board_rect(cv, cy - 92)
+    board = cv.rect(bx0, btop, 5 * bcw + 4 * bgap, bch)
     _draw_results(cv, view, cy + 90)
     if view.message:
         cv.text(view.message, "bold", 30, TEXT, (cx, cy + 90 + 36 * _n_results(view) + 6),
@@ -123,11 +129,17 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
         if s.status == "empty":
             _draw_empty_seat(cv, s, x, y)
             continue
-        _draw_bet_and_markers(cv, s, x, y)
+        above = bool(won.get(s.seat)) or s.seat == leader or (bool(bounty) and s.name == bounty)
+        upward = y > cv.dh / 2 and abs(cv.dw / 2 - x) <= abs(cv.dh / 2 - y)
+        _draw_bet_and_markers(cv, s, x, y, pill_height(cv) + 4 if above and upward else 0,
+                              board)
         offline = (not s.display_online) or s.seat in offline_seats
         _draw_seat(cv, view, s, x, y, offline, descr.get(s.seat, ""), won.get(s.seat, 0))
-        _draw_badges(cv, s, x, y, won=bool(won.get(s.seat)), offline=offline,
-                     leader=s.seat == leader, bounty=bool(bounty) and s.name == bounty)
+    for s in view.seats:  # the badges over every box, so no other box hides one
+        if s.status != "empty":
+            x, y, _a = pos[s.seat]
+            _draw_badges(cv, x, y, won=won.get(s.seat, 0), leader=s.seat == leader,
+                         bounty=bool(bounty) and s.name == bounty)
 
 
 def chip_leader(view: TablePublicView) -> int | None:
@@ -139,17 +151,23 @@ def chip_leader(view: TablePublicView) -> int | None:
     return chips[0][1]
 
 
-def _draw_badges(cv: Canvas, s: SeatPublic, x: float, y: float, *, won: bool, offline: bool,
-                 leader: bool, bounty: bool) -> None:
-    """CHIP LEADER above the seat (unless it wins a pot now), BOUNTY below it (unless its
-    display is offline)."""
+def _draw_badges(cv: Canvas, x: float, y: float, *, won: int, leader: bool,
+                 bounty: bool) -> None:
+    """WINS and the chips won above the seat, else CHIP LEADER; BOUNTY above it too, or when
+    that place is taken, below it (above the other badge when there is no room below)."""
     y0 = y - SEAT_H / 2
-    if leader and not won:
-        _pill(cv, "CHIP LEADER", ACCENT, (10, 10, 10), x, y0 - 2, above=True)
-    if bounty and not (leader or won):
-        _pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 - 2, above=True)
-    elif bounty and not offline:
-        _pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 + SEAT_H + 2, above=False)
+    if won:
+        draw_pill(cv, f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12), x, y0 - 2, above=True)
+    elif leader:
+        draw_pill(cv, "CHIP LEADER", ACCENT, (10, 10, 10), x, y0 - 2, above=True)
+    if not bounty:
+        return
+    if not (leader or won):
+        draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 - 2, above=True)
+    elif y0 + SEAT_H + 4 + pill_height(cv) <= cv.dh:
+        draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 + SEAT_H + 2, above=False)
+    else:
+        draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 - 6 - pill_height(cv), above=True)
 
 
 def _draw_empty_seat(cv: Canvas, s: SeatPublic, x: float, y: float) -> None:
@@ -190,8 +208,15 @@ def _inward(cv: Canvas, x: float, y: float, extra: float) -> tuple[float, float]
     return x + ux * (edge + extra), y + uy * (edge + extra)
 
 
-def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float) -> None:
+def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
+                          clear: float = 0, board: pygame.Rect | None = None) -> None:
+    """The button and blind markers and the bet, beyond the seat box towards the table's
+    centre, and ``clear`` design px higher (a badge above a seat in the lower half); a bet
+    that would lie over the ``board`` (real px: a narrow table) goes just under it."""
     surf = cv.surface
+    if clear:  # along the way to the centre: as far as rises ``clear``
+        up = abs(cv.dh / 2 - y) / (math.hypot(cv.dw / 2 - x, cv.dh / 2 - y) or 1.0)
+        clear /= max(up, 0.3)
     markers = []
     if s.is_button:
         markers.append(("D", (245, 245, 245), (10, 10, 10)))
@@ -204,7 +229,7 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float) -> None
     rad = max(25.0, lg * 0.8)  # a marker's radius: its letters at the legible size fit
     marker_extent = (len(markers) * (rad + 4) if sideways else rad) if markers else 0
     if markers:
-        mx, my = _inward(cv, x, y, MARKER_GAP + (marker_extent - rad))
+        mx, my = _inward(cv, x, y, MARKER_GAP + clear + (marker_extent - rad))
         total = len(markers) * (2 * rad + 8)
         for i, (label, bg, fg) in enumerate(markers):
             px = mx - total / 2 + rad + 4 + i * (2 * rad + 8)
@@ -217,9 +242,12 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float) -> None
         w = chips.get_width() / cv.s + 44
         ph = chips.get_height() / cv.s + 8
         pill_extent = w / 2 if sideways else ph / 2
-        start = MARKER_GAP - rad + (2 * marker_extent + 12 if markers else 0)
+        start = MARKER_GAP + clear - rad + (2 * marker_extent + 12 if markers else 0)
         bx, by = _inward(cv, x, y, start + pill_extent)
         r = cv.rect(bx - w / 2, by - ph / 2, w, ph)
+        if board is not None and r.colliderect(board.inflate(cv.px(12), cv.px(12))):
+            r.top = board.bottom + cv.px(8)
+            by = (r.centery - cv.oy) / cv.s
         pygame.draw.rect(surf, (8, 40, 26), r, border_radius=r.h // 2)
         chip = cv.point(bx - w / 2 + 22, by)
         pygame.draw.circle(surf, (235, 235, 235), chip, cv.px(16))
@@ -231,104 +259,25 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float) -> None
 def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: float,
                offline: bool, description: str, won: int) -> None:
     acting = view.actor == s.seat and view.street not in ("showdown", "complete")
-    folded = s.status in ("folded", "out")
     x0, y0 = x - SEAT_W / 2, y - SEAT_H / 2
-    box = cv.rect(x0, y0, SEAT_W, SEAT_H)
-    fill = PANEL if not folded else (18, 22, 30)
-    edge = ACCENT if acting else (GREEN if won else PANEL_EDGE)
-    cv.panel(box, fill=fill, edge=edge, radius=16, width=7 if (acting or won) else 3)
-    # cards on the left: faces only from shown_cards, backs for unrevealed hands; a seat
-    # without cards gives their space to its name and stack
-    cw, ch = SMALL_CARD
-    top = y0 + 10
-    tx = x0 + 10 + 2 * cw + 14
-    if s.shown_cards:
-        for i, c in enumerate(s.shown_cards[:2]):
-            draw_face(cv, cv.rect(x0 + 10 + i * (cw + 4), top, cw, ch), c)
-    elif s.has_cards and not folded:
-        for i in range(2):
-            draw_back(cv, cv.rect(x0 + 10 + i * (cw * 0.55), top, cw, ch))
-    else:
-        tx = x0 + 16
-    tw = x0 + SEAT_W - tx - 10
-    lg = legible(cv)
-    cv.text(s.name or f"Seat {s.seat}", "bold", max(34.0, lg), TEXT if not folded else MUTED,
-            (tx, y0 + 4), max_width=tw - 22)
-    cv.text(str(s.seat), "bold", 22, MUTED, (x0 + SEAT_W - 10, y0 + 8), "topright",
-            minor=True)  # the seat's number is printed on the felt too
-    cv.text(fmt_chips(s.stack), "bold", max(38.0, lg), ACCENT if not folded else MUTED,
-            (tx, y0 + 8 + max(34.0, lg) * 1.17), max_width=tw)
-    # the band at the bottom of the box: what matters most about this seat now
-    band: tuple[str, tuple[int, int, int] | None, tuple[int, int, int]] | None = None
-    if description:
-        band = (description, (235, 235, 240), (10, 10, 10))
-    elif acting:
-        legal = view.legal
-        to_call = legal.call_amount if legal is not None else view.to_call
-        band = ((f"TO ACT • CALL {fmt_chips(to_call)}" if to_call else "TO ACT • CHECK"),
-                ACCENT, (10, 10, 10))
-        if fit_text("bold", legible_px("bold", cv.surface.get_height()), band[0], TEXT,
-                    None).get_width() > cv.px(SEAT_W - 22):  # the gold edge says "to act"
-            band = (band[0].split(" • ", 1)[1], ACCENT, (10, 10, 10))
-    elif s.status == "all_in":
-        band = ("ALL IN", RED, TEXT)
-    elif s.status == "folded":
-        band = ("FOLDED", None, MUTED)
-    elif s.status == "out":
-        band = ("SITTING OUT", None, MUTED)
-    if band is not None:
-        text, bg, fg = band
-        bh = max(40.0, lg * 1.2)
-        r = cv.rect(x0 + 6, y0 + SEAT_H - bh - 6, SEAT_W - 12, bh)
-        if bg is not None:
-            pygame.draw.rect(cv.surface, bg, r, border_radius=cv.px(10))
-        if description:  # "Full House, Fours over Kings" -> "Full House" when it is too long
-            text = _short_description(cv, text, r.w - cv.px(10))
-        cv.text_px(text, "bold", cv.px(30), fg, r.center, "center", max_width=r.w - cv.px(10))
-    if won:
-        _pill(cv, f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12), x, y0 - 2, above=True)
-    if offline:
-        _pill(cv, "DISPLAY OFFLINE", RED, TEXT, x, y0 + SEAT_H + 2, above=False)
-
-
-def legible(cv: Canvas) -> float:
-    """The legible text size of ``cv`` in its design units (see
-    :func:`pi_app.screens.theme.legible_px`)."""
-    return legible_px("bold", cv.surface.get_height()) / cv.s
-
-
-def _short_description(cv: Canvas, text: str, width: int) -> str:
-    """A hand's description, or only its category (before the comma) when the whole does
-    not fit ``width`` real px at the legible size."""
-    size = legible_px("bold", cv.surface.get_height())
-    if fit_text("bold", size, text, TEXT, None).get_width() <= width:
-        return text
-    return text.split(",", 1)[0]
-
-
-def _pill(cv: Canvas, text: str, bg, fg, x: float, y: float, above: bool) -> None:
-    """A pill centred on x, its bottom (above=True) or top at y, kept inside the canvas."""
-    size = max(cv.px(26), legible_px("bold", cv.surface.get_height()))
-    surf = fit_text("bold", size, text, fg, cv.px(SEAT_W * 1.5))
-    h = surf.get_height() / cv.s + 4
-    w = surf.get_width() / cv.s + 28
-    x = min(max(x, w / 2 + 4), cv.dw - w / 2 - 4)
-    top = y - h if above else y
-    top = min(max(top, 2), cv.dh - h - 2)
-    r = cv.rect(x - w / 2, top, w, h)
-    pygame.draw.rect(cv.surface, bg, r, border_radius=r.h // 2)
-    cv.text_px(text, "bold", size, fg, r.center, "center", max_width=cv.px(SEAT_W * 1.5))
+    draw_seat_box(cv, s, x0, y0, acting=acting, won=bool(won), offline=offline,
+                  band=seat_band(cv, view, s, description, acting, offline))
 
 
 def _n_results(view: TablePublicView) -> int:
     return min(4, sum(1 for p in view.pots if p.awarded or p.winners))
 
 
-def _draw_board(cv: Canvas, view: TablePublicView, top: float) -> None:
+def _board_rect(cv: Canvas, top: float) -> tuple[float, float, float, float, float]:
+    """(x0, top, card width, card height, gap) of the board in design px."""
     k = min(1.0, cv.dw / 1700)
     cw, ch = BOARD_CARD[0] * k, BOARD_CARD[1] * k
     gap = 14 * k
-    x0 = cv.dw / 2 - (5 * cw + 4 * gap) / 2
+    return cv.dw / 2 - (5 * cw + 4 * gap) / 2, top, cw, ch, gap
+
+
+def _draw_board(cv: Canvas, view: TablePublicView, top: float) -> None:
+    x0, top, cw, ch, gap = _board_rect(cv, top)
     for i in range(5):
         r = cv.rect(x0 + i * (cw + gap), top, cw, ch)
         if i < len(view.board):

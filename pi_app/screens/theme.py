@@ -6,8 +6,9 @@ from ``pi_app/screens/fonts/`` (DejaVu, Bitstream Vera license, see ``fonts/READ
 system fonts are never used at run time.
 
 Rendered text surfaces are cached (LRU, bounded by bytes: :mod:`pi_app.screens.cache`) by
-font, size, text and colour, which is what makes a redraw of an unchanged screen cheap (see
-``bench/bench_screens.py``).  Texts that change every second (the countdown) are drawn from
+font, size, text and colour, and so are whole parts of a frame (a seat's box, a card, the
+ruling banner, the odds panel: :mod:`pi_app.screens.parts`), which is what makes a redraw
+cheap (see ``bench/bench_screens.py``).  Texts that change every second (the countdown) are drawn from
 cached glyphs (:meth:`Canvas.glyphs_px`), so a night of distinct clock values adds nothing.
 """
 
@@ -202,19 +203,36 @@ def note_text(text: str, rect: pygame.Rect, minor: bool = False) -> None:
         rec.append(DrawnText(text, pygame.Rect(rect), minor))
 
 
+@contextmanager
+def texts_apart() -> Iterator[list[DrawnText]]:
+    """As :func:`record_texts`, but the texts drawn inside the block reach only this list,
+    not the recorders outside it (for a part drawn into a surface of its own, whose texts
+    are told again, moved, each time it is blitted: :mod:`pi_app.screens.parts`)."""
+    saved = _RECORDERS[:]
+    drawn: list[DrawnText] = []
+    _RECORDERS[:] = [drawn]
+    try:
+        yield drawn
+    finally:
+        _RECORDERS[:] = saved
+
+
 class Canvas:
     """A surface region plus the scale from design pixels to real pixels.
 
     ``area`` is the real rectangle drawn into (default: the whole surface) and ``design``
     its size in design pixels (default 1920x1080).  ``s`` is the uniform scale; the design
     area is centred when the aspect ratios differ.  :meth:`sub` makes a child canvas for a
-    design sub-rectangle at the same scale, with its own design origin.
+    design sub-rectangle at the same scale, with its own design origin.  ``screen_h`` is
+    the height in real pixels of the screen the drawing ends up on (default: the surface's;
+    a part drawn into a surface of its own gives the screen's), which sets the legible size.
     """
 
     def __init__(self, surface: pygame.Surface, area: pygame.Rect | None = None,
                  design: tuple[float, float] = (DESIGN_W, DESIGN_H), faces: list | None = None,
-                 scale: float | None = None):
+                 scale: float | None = None, screen_h: int | None = None):
         self.surface = surface
+        self.screen_h = screen_h if screen_h is not None else surface.get_height()
         area = pygame.Rect(area) if area is not None else surface.get_rect()
         self.area = area
         self.w, self.h = area.w, area.h
@@ -227,7 +245,8 @@ class Canvas:
 
     def sub(self, x: float, y: float, w: float, h: float) -> Canvas:
         """A child canvas for the design rectangle (x, y, w, h), same scale and face log."""
-        return Canvas(self.surface, self.rect(x, y, w, h), (w, h), self.faces, self.s)
+        return Canvas(self.surface, self.rect(x, y, w, h), (w, h), self.faces, self.s,
+                      self.screen_h)
 
     def px(self, v: float) -> int:
         """A design length in real pixels (at least 1)."""
@@ -255,7 +274,7 @@ class Canvas:
                 minor: bool = False) -> pygame.Rect:
         """As :meth:`text` in real pixels.  A text that is not ``minor`` is drawn at
         :func:`legible_px` at least (cut with an ellipsis rather than shrunk below it)."""
-        floor = 8 if minor else legible_px(kind, self.surface.get_height())
+        floor = 8 if minor else legible_px(kind, self.screen_h)
         surf = fit_text(kind, max(size, floor), text, tuple(colour), max_width, floor)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
@@ -268,7 +287,7 @@ class Canvas:
         """As :meth:`text_px`, drawn glyph by glyph from :func:`glyph_run` (for texts that
         change every second: nothing new is cached per distinct text), at
         :func:`legible_px` at least."""
-        floor = legible_px(kind, self.surface.get_height())
+        floor = legible_px(kind, self.screen_h)
         run = glyph_run(kind, max(size, floor), text, tuple(colour), max_width, floor)
         height = max((g.get_height() for g in run), default=0)
         r = pygame.Rect(0, 0, sum(g.get_width() for g in run), height)

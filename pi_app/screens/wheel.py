@@ -96,7 +96,7 @@ def draw_wheel(cv: Canvas, wheel: WheelView, now: float) -> None:
             mid = (a0 + a1) / 2
             fg = (12, 12, 16) if (landed and i == chosen_index(wheel)) else TEXT
             label = text_surface("bold", max(cv.px(min(46, 900 / max(n, 1))),
-                                             legible_px("bold", cv.surface.get_height())),
+                                             legible_px("bold", cv.screen_h)),
                                  fmt_chips(value), fg)
             note_text(fmt_chips(value), label.get_rect())
             turn = -math.degrees(mid) + 90

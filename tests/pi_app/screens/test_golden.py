@@ -22,7 +22,7 @@ REQUIRED = {
     "clock_blinds_up_next_hand", "wheel_mid_spin", "wheel_landed", "table_preflop",
     "table_side_pots", "table_showdown", "ruling_over_clock", "ruling_over_table",
     "offline_displays", "alarm", "split_preflop", "split_all_in_odds", "clock_registration",
-    "season_between", "winner_gunpowder",
+    "season_between", "winner_gunpowder", "ruling_over_all_in_odds",
 }
 
 

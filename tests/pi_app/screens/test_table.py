@@ -6,7 +6,8 @@ from __future__ import annotations
 import pygame
 
 from engine.views import SeatPublic, TablePublicView
-from pi_app.screens.table import SEAT_W, SMALL_CARD, draw_table, seat_positions
+from pi_app.screens.seatbox import SEAT_W, SMALL_CARD
+from pi_app.screens.table import draw_table, seat_positions
 from pi_app.screens.theme import Canvas, record_texts
 
 
