@@ -1,35 +1,37 @@
-"""The table screen's seats (pi_app.screens.table): a seat without cards gives their space
-to its name and stack; a seat with cards keeps it."""
+"""The table screen (pi_app.screens.table): what lies around the seats keeps clear of the
+rest: a lower seat's markers clear its badge, a bet on a narrow table clears the board."""
 
 from __future__ import annotations
 
 import pygame
 
-from engine.views import SeatPublic, TablePublicView
-from pi_app.screens.seatbox import SEAT_W, SMALL_CARD
-from pi_app.screens.table import draw_table, seat_positions
+from pi_app.screens.render import SPLIT_CLOCK_W
+from pi_app.screens.samples import ROOM, table_showdown, table_side_pots
+from pi_app.screens.table import _board_rect, draw_table
 from pi_app.screens.theme import Canvas, record_texts
 
 
-def _name_left(view: TablePublicView, seat: int) -> float:
-    """Design x of the seat's name from its box's left edge."""
-    surf = pygame.Surface((1920, 1080))
-    cv = Canvas(surf)
+def _texts(view, size, design, room=None):
+    surf = pygame.Surface(size)
+    cv = Canvas(surf, design=design)
     with record_texts() as drawn:
-        draw_table(cv, view)
-    x, _y, _a = seat_positions(cv, [s.seat for s in view.seats])[seat]
-    name = next(s.name for s in view.seats if s.seat == seat)
-    rect = next(t.rect for t in drawn if t.text == name)
-    return (rect.x - cv.ox) / cv.s - (x - SEAT_W / 2)
+        draw_table(cv, view, room=room)
+    return {t.text: t.rect for t in drawn}
 
 
-def test_a_seat_without_cards_takes_no_card_space():
-    seats = (SeatPublic(1, "Ann", 5_000, has_cards=True),
-             SeatPublic(2, "Bob", 5_000, status="folded"),
-             SeatPublic(3, "Cy", 5_000, has_cards=False),
-             SeatPublic(4, "Di", 5_000, status="out"))
-    view = TablePublicView(hand_number=3, seats=seats, actor=1)
-    cards = 2 * SMALL_CARD[0]
-    assert _name_left(view, 1) > cards  # the backs first, then the name
-    for seat in (2, 3, 4):
-        assert _name_left(view, seat) < 30, seat  # no gap where no card is
+def test_a_lower_seats_markers_clear_its_badge():
+    for size in ((1920, 1080), (1280, 720)):
+        rects = _texts(table_showdown(), size, (1920, 1080), ROOM)
+        assert not rects["BB"].colliderect(rects["CHIP LEADER"])  # Eve, seat 5
+
+
+def test_a_bet_on_a_narrow_table_goes_under_the_board():
+    """The split layout's table at 720p: Bob's bet beside the board would hide the river."""
+    size, design = (1280 * (1920 - SPLIT_CLOCK_W) // 1920, 720), (1920 - SPLIT_CLOCK_W, 1080)
+    rects = _texts(table_side_pots(), size, design)
+    k = 0.86  # a narrow table is drawn at a smaller scale (draw_table)
+    cv = Canvas(pygame.Surface(size), design=(design[0] / k, design[1] / k))
+    x0, top, cw, ch, gap = _board_rect(cv, cv.dh / 2 - 92)
+    board = cv.rect(x0, top, 5 * cw + 4 * gap, ch)
+    bet = rects["1,600"]
+    assert not bet.colliderect(board) and bet.top >= board.bottom

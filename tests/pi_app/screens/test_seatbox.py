@@ -1,0 +1,66 @@
+"""A seat's box (pi_app.screens.seatbox): a seat without cards gives their space to its name
+and stack, a seat with cards keeps it; the band says the most important thing, an offline
+display among them, shortened rather than cut on a narrow table."""
+
+from __future__ import annotations
+
+import pygame
+
+from engine.views import SeatPublic, TablePublicView
+from pi_app.screens.seatbox import OFFLINE_BAND, SEAT_W, SMALL_CARD, seat_band
+from pi_app.screens.table import draw_table, seat_positions
+from pi_app.screens.theme import Canvas, record_texts
+
+
+def _name_left(view: TablePublicView, seat: int) -> float:
+    """Design x of the seat's name from its box's left edge."""
+    surf = pygame.Surface((1920, 1080))
+    cv = Canvas(surf)
+    with record_texts() as drawn:
+        draw_table(cv, view)
+    x, _y, _a = seat_positions(cv, [s.seat for s in view.seats])[seat]
+    name = next(s.name for s in view.seats if s.seat == seat)
+    rect = next(t.rect for t in drawn if t.text == name)
+    return (rect.x - cv.ox) / cv.s - (x - SEAT_W / 2)
+
+
+def test_a_seat_without_cards_takes_no_card_space():
+    seats = (SeatPublic(1, "Ann", 5_000, has_cards=True),
+             SeatPublic(2, "Bob", 5_000, status="folded"),
+             SeatPublic(3, "Cy", 5_000, has_cards=False),
+             SeatPublic(4, "Di", 5_000, status="out"))
+    view = TablePublicView(hand_number=3, seats=seats, actor=1)
+    cards = 2 * SMALL_CARD[0]
+    assert _name_left(view, 1) > cards  # the backs first, then the name
+    for seat in (2, 3, 4):
+        assert _name_left(view, seat) < 30, seat  # no gap where no card is
+
+
+def test_the_band_says_the_hand_then_to_act_then_all_in_then_an_offline_display():
+    cv = Canvas(pygame.Surface((1920, 1080)))
+    view = TablePublicView(seats=(), actor=1, to_call=400)
+    active, all_in = SeatPublic(1, "Ann", 100), SeatPublic(1, "Ann", 0, status="all_in")
+    folded = SeatPublic(1, "Ann", 100, status="folded")
+    assert seat_band(cv, view, active, "Two Pair, Aces and Kings", True, True)[0] \
+        == "Two Pair, Aces and Kings"
+    assert seat_band(cv, view, active, "", True, True)[0] == "TO ACT \u2022 CALL 400"
+    assert seat_band(cv, view, all_in, "", False, True)[0] == "ALL IN"
+    assert seat_band(cv, view, folded, "", False, True) == OFFLINE_BAND
+    assert seat_band(cv, view, folded, "", False, False)[0] == "FOLDED"
+    assert seat_band(cv, view, active, "", False, False) is None
+
+
+def test_an_offline_display_is_marked_inside_its_box_even_on_a_narrow_table():
+    seats = (SeatPublic(1, "Ann", 5_000, has_cards=True, display_online=False),
+             SeatPublic(2, "Bob", 5_000, has_cards=True))
+    view = TablePublicView(hand_number=3, seats=seats, actor=2)
+    for size, design in (((1920, 1080), (1920, 1080)), ((1280, 720), (1300, 1080))):
+        surf = pygame.Surface(size)
+        cv = Canvas(surf, design=design)
+        with record_texts() as drawn:
+            draw_table(cv, view)
+        mark = next(t for t in drawn if t.text in ("DISPLAY OFFLINE", "OFFLINE"))
+        name = next(t for t in drawn if t.text == "Ann")
+        assert abs(mark.rect.centerx - name.rect.centerx) < SEAT_W * cv.s  # in Ann's box
+        assert mark.rect.top > name.rect.bottom
+        assert "\u2026" not in mark.text
