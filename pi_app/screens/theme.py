@@ -15,6 +15,7 @@ cached glyphs (:meth:`Canvas.glyphs_px`), so a night of distinct clock values ad
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -177,29 +178,36 @@ class DrawnText:
     minor: bool = False
 
 
-_RECORDERS: list[list[DrawnText]] = []
+class _Recorders(threading.local):
+    """The recorders of the thread drawing (the TV may draw on a thread of its own)."""
+
+    def __init__(self) -> None:
+        self.lists: list[list[DrawnText]] = []
+
+
+_LOCAL = _Recorders()
 
 
 @contextmanager
 def record_texts() -> Iterator[list[DrawnText]]:
-    """Collect every text drawn through a :class:`Canvas` inside the ``with`` block (what
-    the legibility test measures)::
+    """Collect every text drawn through a :class:`Canvas` by this thread inside the
+    ``with`` block (what the legibility test measures)::
 
         with record_texts() as drawn:
             draw_screen(surface, state)
         smallest = min(t.rect.h for t in drawn if not t.minor)
     """
     drawn: list[DrawnText] = []
-    _RECORDERS.append(drawn)
+    _LOCAL.lists.append(drawn)
     try:
         yield drawn
     finally:
-        _RECORDERS.remove(drawn)
+        _LOCAL.lists.remove(drawn)
 
 
 def note_text(text: str, rect: pygame.Rect, minor: bool = False) -> None:
     """Tell :func:`record_texts` about a text blitted without :meth:`Canvas.text_px`."""
-    for rec in _RECORDERS:
+    for rec in _LOCAL.lists:
         rec.append(DrawnText(text, pygame.Rect(rect), minor))
 
 
@@ -208,13 +216,13 @@ def texts_apart() -> Iterator[list[DrawnText]]:
     """As :func:`record_texts`, but the texts drawn inside the block reach only this list,
     not the recorders outside it (for a part drawn into a surface of its own, whose texts
     are told again, moved, each time it is blitted: :mod:`pi_app.screens.parts`)."""
-    saved = _RECORDERS[:]
+    saved = _LOCAL.lists
     drawn: list[DrawnText] = []
-    _RECORDERS[:] = [drawn]
+    _LOCAL.lists = [drawn]
     try:
         yield drawn
     finally:
-        _RECORDERS[:] = saved
+        _LOCAL.lists = saved
 
 
 class Canvas:
@@ -278,7 +286,7 @@ class Canvas:
         surf = fit_text(kind, max(size, floor), text, tuple(colour), max_width, floor)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
-        if _RECORDERS:
+        if _LOCAL.lists:
             note_text(text, r, minor)
         return r
 
@@ -296,7 +304,7 @@ class Canvas:
         for g in run:
             self.surface.blit(g, (x, r.y))
             x += g.get_width()
-        if _RECORDERS:
+        if _LOCAL.lists:
             note_text(text, r)
         return r
 

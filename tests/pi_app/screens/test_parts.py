@@ -5,12 +5,13 @@ pixel for pixel whether its parts come from the cache or are drawn anew."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 
 import pygame
 
 from engine.cards import parse_cards
-from pi_app.screens import parts, render_frame
+from pi_app.screens import parts, render_frame, theme
 from pi_app.screens.cache import ByteLRU
 from pi_app.screens.cardart import draw_face
 from pi_app.screens.samples import busiest_state
@@ -76,3 +77,20 @@ def test_a_frame_from_cached_parts_is_the_frame_drawn_anew(monkeypatch):
             warm_faces = render_frame(warm, state).faces
             assert pygame.image.tobytes(cold, "RGB") == pygame.image.tobytes(warm, "RGB")
             assert sorted(map(str, cold_faces)) == sorted(map(str, warm_faces))
+
+
+def test_a_frame_drawn_on_another_thread_tells_nothing_to_this_threads_recorder(monkeypatch):
+    """The TV draws on a thread of its own: its parts and texts stay out of a recorder
+    here, and no recorder is left behind on either thread."""
+    monkeypatch.setattr(parts, "PARTS", ByteLRU(64 << 20, lambda p: surface_bytes(p.surface)))
+    left: list = []
+
+    def tv() -> None:
+        render_frame(pygame.Surface((1280, 720)), busiest_state())  # parts drawn anew
+        left.append(list(theme._LOCAL.lists))
+
+    with record_texts() as drawn:
+        thread = threading.Thread(target=tv)
+        thread.start()
+        thread.join()
+    assert drawn == [] and left == [[]] and theme._LOCAL.lists == []
