@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import math
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -487,14 +488,21 @@ def loads_hand(text: str, where: str = "PHH") -> PhhHand:
 
 # --------------------------------------------------------------------------- writing
 
+#: a bare TOML key: ASCII letters, digits, ``_`` and ``-``
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+#: what a TOML literal string ('...') holds as it is: no quote, no control character but
+#: tab (TOML 1.0: DEL is a control character too)
+_LITERAL = re.compile(r"[^'\x00-\x08\x0a-\x1f\x7f]*")
+
+
 def _toml_key(key: str) -> str:
-    if key and all(c.isalnum() or c in "_-" for c in key) and key.isascii():
+    if _BARE_KEY.fullmatch(key):
         return key
     return _toml_string(key)
 
 
 def _toml_string(s: str) -> str:
-    if "'" not in s and "\n" not in s and all(c >= " " or c == "\t" for c in s):
+    if _LITERAL.fullmatch(s):
         return f"'{s}'"
     out = []
     for c in s:

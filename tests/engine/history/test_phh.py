@@ -1,8 +1,11 @@
 """PHH reading and writing (engine.history.phh): real files, cents, round trips, bad input."""
 
+import tomllib
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import Card
 from engine.errors import InvalidCardError, PokerTableError
@@ -10,6 +13,8 @@ from engine.history.phh import (
     PhhCardError,
     PhhError,
     UnknownVariantError,
+    _toml_key,
+    _toml_string,
     dumps_hand,
     dumps_hands,
     format_amount,
@@ -135,3 +140,11 @@ def test_doctests(name):
 
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0
+
+
+@settings(max_examples=500)
+@given(st.text(max_size=40), st.text(max_size=12))
+def test_any_text_is_written_as_toml_that_reads_back_the_same(value, key):
+    """The writer quotes a string or key only as TOML 1.0 allows (literal when it can,
+    else escaped), so every text, control characters and quotes included, reads back."""
+    assert tomllib.loads(f"{_toml_key(key)} = {_toml_string(value)}\n") == {key: value}
