@@ -274,6 +274,9 @@ def _check_field(kind: str, name: str, value: Any, accepted: tuple[type, ...]) -
     Raises:
         UnknownEventError: naming the event type and the field.
     """
+    vt = type(value)
+    if vt in accepted and vt is not float and (vt is not int or float not in accepted):
+        return value  # exactly a type asked for: what the loop below returns too
     for typ in accepted:
         if typ is type(None) and value is None:
             return value
@@ -319,15 +322,14 @@ def event_from_dict(d: dict[str, Any]) -> Event:
         raise UnknownEventError(
             f"unknown event type {_short(d['type'])}; expected one of {', '.join(EVENT_TYPES)}"
         )
-    fields = {f.name for f in dataclasses.fields(cls)}
-    extra = set(d) - fields - {"type"}
+    accepted = _field_types(cls)
+    extra = d.keys() - accepted.keys() - {"type"}
     if extra:
         names = ", ".join(sorted(_short(k) if not isinstance(k, str) else _short(k, 30)
                                  for k in extra)[:5])
         raise UnknownEventError(f"{_short(d['type'])}: unknown field(s) {names}")
     if "t" not in d:
         raise UnknownEventError(f"{d['type']}: missing 't' (monotonic seconds)")
-    accepted = _field_types(cls)
     values = {k: _check_field(d["type"], k, v, accepted[k]) for k, v in d.items() if k != "type"}
     try:
         return cls(**values)
