@@ -57,8 +57,10 @@ class DealState:
     floor_pick: str | None = None  # the floor's choice for the next scramble (a card)
 
     @classmethod
-    def fresh(cls, cfg: HandConfig, due: list[str]) -> DealState:
-        return cls(cfg=cfg, hand=Hand(cfg), due=due,
+    def fresh(cls, cfg: HandConfig, due: list[str], hand: Hand | None = None) -> DealState:
+        """The state before the first card: ``due`` the hole slots, ``hand`` the engine
+        hand of ``cfg`` when the caller has made it already."""
+        return cls(cfg=cfg, hand=hand if hand is not None else Hand(cfg), due=due,
                    plans={s: street_plan(s) for s in BOARD_STREETS})
 
     def copy(self) -> DealState:

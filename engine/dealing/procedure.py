@@ -123,12 +123,10 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
         cfg = dataclasses.replace(config, burn_cards=False)
         order = hole_order(cfg.stacks, cfg.button, cfg.big_blind_seat
                            if cfg.big_blind_seat in cfg.stacks else None)
-        probe = Hand(cfg)
-        if len(cfg.stacks) == 2 and probe.big_blind_seat is not None:
-            order = hole_order(cfg.stacks, cfg.button, probe.big_blind_seat)
-        st = DealState.fresh(cfg, hole_slots(order))
-        st.hand = probe
-        return st
+        hand = Hand(cfg)
+        if len(cfg.stacks) == 2 and hand.big_blind_seat is not None:
+            order = hole_order(cfg.stacks, cfg.button, hand.big_blind_seat)
+        return DealState.fresh(cfg, hole_slots(order), hand)
 
     def start_hand(self, config: HandConfig) -> list[Outcome]:
         """Begin the next hand (the service calls this with the next hand's config)."""
@@ -250,7 +248,14 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
 
     # ------------------------------------------------------------------ apply
     def apply(self, event: Event) -> list[Outcome]:
-        """Apply one input event; returns what happened (see the module docstring)."""
+        """Apply one input event; returns what happened (see the module docstring).
+
+        Verify, then do: a card the sequence expects (:meth:`card_fits`) is taken with no
+        copy; a player action is verified first (:meth:`verify_action`) and only an
+        accepted one keeps the deal state from before it (:attr:`state_before`, for the
+        table's UNDO); any other input keeps a copy, to roll back to when it is refused and
+        for the floor's override of a ruling it causes.  A refused input changes nothing.
+        """
         if isinstance(event, Declaration) and event.kind in ("confirm_ruling", "override_ruling"):
             return self._decide(event)
         if isinstance(event, CardDrawn) and self.card_fits(event):

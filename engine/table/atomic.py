@@ -1,14 +1,19 @@
 """Verify-then-do for the table core: what makes a refused input change nothing, without a
 snapshot of the whole table per event.
 
-The hot inputs (a card drawn, a seat key, a player action, a declaration) need no copy here:
-:meth:`engine.dealing.procedure.DealingProcedure.apply` is atomic on its own (it keeps the
-deal state it had, which its rulings need anyway), and the core changes its own fields only
-after the procedure accepted the event (:mod:`engine.table.core`).  The rare operator inputs
-(NEXT HAND, PAUSE/RESUME, the operator's commands: a few per hand) change the tournament in
-several steps, so :class:`Guard` keeps a structural copy of the tournament and of the core's
-own fields (no dict round trip: a few dozen objects) and puts them back if a step refuses.
-This follows PokerKit's verify-then-do design (its ``verify_*`` twins).
+The hot inputs need no copy of the table: :meth:`engine.dealing.procedure.DealingProcedure.apply`
+verifies them before anything changes (PokerKit's ``verify_*`` twins).  A card the
+sequence expects (:meth:`~engine.dealing.card_flow.CardFlow.card_fits`: nearly every card
+of a night) is taken with no copy at all; a refused player action is refused before
+anything is copied; an accepted player action keeps the deal state from before it, which
+the table's UNDO of the last action needs (:func:`copy_procedure`, :func:`undo_after`);
+only the rare inputs that may end in a ruling (a card out of sequence, a duplicate, a
+foreign tag, a declaration) keep a copy, the one an override of that ruling goes back to.
+The core changes its own fields only after the procedure accepted the event
+(:mod:`engine.table.core`).  The rare operator inputs (NEXT HAND, PAUSE/RESUME, the
+operator's commands: a few per hand) change the tournament in several steps, so
+:class:`Guard` keeps a structural copy of the tournament and of the core's own fields (no
+dict round trip: a few dozen objects) and puts them back if a step refuses.
 
 >>> from engine.table.core import TableCore, TableSettings
 >>> from engine.events import DealerCommand
