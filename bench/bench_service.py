@@ -7,15 +7,17 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
 * append: one journal record written and committed, p50/p99; peer: ``os.write`` +
   ``os.fsync`` of the same bytes to a plain file.
 * replay: :func:`pi_app.service.recovery.recover` of the whole journal from its genesis
-  (seconds for N real events; bar 0.5 s for 10,000); peer: reading and checksumming the
-  same records only.
+  (the real journal read, then every event through a fresh real core; seconds for N real
+  events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer: the same journal
+  read alone (:meth:`pi_app.service.journal.Journal.scan`: the records read, checksummed
+  and decoded).  ``--profile N`` adds a cProfile of one replay.
 * restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (no
   snapshot after its genesis: every event is replayed).
 * card drawn through ``TableCore.apply``: p50/p99 over the journal's cards, applied
   straight to a core; peer: the same card on the same state through the bare dealing
   engine (:class:`engine.dealing.procedure.DealingProcedure`, what bench_dealing times),
-  p50/p99 (bar: card p99 at most 3x the engine's); for scale, one betting action on a bare
-  ``engine.betting.hand.Hand``.
+  p50/p99 (bar: card p99 at most 3x the engine's), min/median/max of ``--runs``; for
+  scale, one betting action on a bare ``engine.betting.hand.Hand``.
 * event to journaled, applied and rendered: ``loop.handle(event)`` with the TV drawn at
   1080p, p50/p99 (bar p99 5 ms); peer: the same loop over a journal without fsync.
 * records per idle hour: an hour of virtual time with the clock running and no input;
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -112,17 +115,32 @@ def build_journal(d: Path, structure: Path, n: int) -> tuple[Path, list]:
     return path, events
 
 
-def bench_replay(d: Path, path: Path, n: int) -> None:
-    with Journal.open_readonly(path) as j:
-        t0 = time.perf_counter()
-        rec = recover(j, TableCore)
-        dt = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        count = sum(1 for _ in j.events())
-        read = time.perf_counter() - t0
-    print(f"replay of {rec.replayed} real events  {dt:6.3f} s ({rec.replayed / dt:7.0f} events/s;"
-          f" bar 0.5 s for 10,000)   | peer read+checksum only {read:6.3f} s ({count} records)"
-          f"   ratio {dt / read:.1f}x")
+def spread(values: list[float], unit: float = 1.0, fmt: str = ".3f") -> str:
+    """``min/median/max`` of ``values`` (divided by ``unit``)."""
+    v = sorted(x / unit for x in values)
+    return "/".join(format(x, fmt) for x in (v[0], statistics.median(v), v[-1]))
+
+
+def bench_replay(d: Path, path: Path, n: int, runs: int = 3, profile: int = 0) -> None:
+    """The replay of the whole journal (:func:`recover`: the journal read, then every event
+    through a fresh real core), ``runs`` times, beside its peer: the same journal read
+    alone (:meth:`Journal.scan`, what recover reads before it applies anything)."""
+    replay, read = [], []
+    for _ in range(runs):
+        with Journal.open_readonly(path) as j:
+            t0 = time.perf_counter()
+            rec = recover(j, TableCore)
+            replay.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            count = len(j.scan().events)
+            read.append(time.perf_counter() - t0)
+    ratio = [a / b for a, b in zip(replay, read, strict=True)]
+    print(f"replay of {rec.replayed} real events (no clock tick), min/median/max of {runs}: "
+          f"{spread(replay)} s (bar 0.5 s for 10,000)   | peer the journal read alone "
+          f"{spread(read)} s ({count} records)   ratio {spread(ratio, fmt='.1f')}x   "
+          f"[load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores]")
+    if profile:
+        _profile_replay(path, profile)
     # the journal has no snapshot after its genesis: a restart replays every event
     t0 = time.perf_counter()
     svc = build_service(None, journal_path=path, clock=VirtualClock())
@@ -133,11 +151,45 @@ def bench_replay(d: Path, path: Path, n: int) -> None:
           f"({replayed} events replayed)")
 
 
-def bench_card(structure: Path, events: list, hands: int) -> None:
+def _profile_replay(path: Path, top: int) -> None:
+    """cProfile of one replay: the ``top`` functions by cumulative time."""
+    import cProfile
+    import pstats
+
+    with Journal.open_readonly(path) as j:
+        prof = cProfile.Profile()
+        prof.enable()
+        recover(j, TableCore)
+        prof.disable()
+    pstats.Stats(prof, stream=sys.stdout).sort_stats("cumulative").print_stats(top)
+
+
+def bench_card(structure: Path, events: list, hands: int, runs: int = 3) -> None:
     """Each card of ``events`` is timed twice on the same state: through the whole table
-    core, and through a copy of the bare dealing engine (the issue's "one engine action")."""
+    core, and through a copy of the bare dealing engine (the issue's "one engine action");
+    the p99 of each and their ratio, min/median/max over ``runs`` plays of the events."""
     from bench_dealing import engine_action_samples
 
+    p50, p99, bare99, ratio = [], [], [], []
+    for _ in range(runs):
+        cards, bare = _card_samples(structure, events)
+        p50.append(pct(cards, 50))
+        p99.append(pct(cards, 99))
+        bare99.append(pct(bare, 99))
+        ratio.append(p99[-1] / bare99[-1])
+    action = engine_action_samples(hands)
+    print(f"card drawn, TableCore.apply  p50 {spread(p50, 1e-6, '.0f')} us  p99 "
+          f"{spread(p99, 1e-6, '.0f')} us   | peer the same card, bare dealing engine p99 "
+          f"{spread(bare99, 1e-6, '.0f')} us   ratio p99 {spread(ratio, fmt='.2f')}x (bar 3x)"
+          f"  [{len(cards)} cards; min/median/max of {runs}]")
+    print(f"  (for scale: one betting action on a bare Hand p50 {fmt_us(pct(action, 50))}  p99 "
+          f"{fmt_us(pct(action, 99))}; the card p50 is "
+          f"{statistics.median(p50) / pct(action, 50):.1f}x)")
+
+
+def _card_samples(structure: Path, events: list) -> tuple[list[float], list[float]]:
+    """Seconds of each card through a fresh core, and of the same card through a copy of
+    the bare dealing procedure on the same state (the copy is not timed)."""
     from engine.table.atomic import copy_procedure
 
     core = new_core(structure)
@@ -152,13 +204,7 @@ def bench_card(structure: Path, events: list, hands: int) -> None:
         core.apply(ev)
         if isinstance(ev, CardDrawn):
             cards.append(time.perf_counter() - t0)
-    action = engine_action_samples(hands)
-    print(f"card drawn, TableCore.apply  p50 {fmt_us(pct(cards, 50))}  p99 {fmt_us(pct(cards, 99))}"
-          f"   | peer the same card, bare dealing engine p50 {fmt_us(pct(bare, 50))}  p99 "
-          f"{fmt_us(pct(bare, 99))}   ratio p99 {pct(cards, 99) / pct(bare, 99):.2f}x (bar 3x)"
-          f"  [{len(cards)} cards]")
-    print(f"  (for scale: one betting action on a bare Hand p50 {fmt_us(pct(action, 50))}  p99 "
-          f"{fmt_us(pct(action, 99))}; the card p50 is {pct(cards, 50) / pct(action, 50):.1f}x)")
+    return cards, bare
 
 
 def bench_latency(d: Path, structure: Path, n: int) -> None:
@@ -212,6 +258,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency-events", type=int, default=2000)
     ap.add_argument("--idle-seconds", type=int, default=3600, help="virtual seconds of idle")
     ap.add_argument("--hands", type=int, default=500, help="bare hands of the action peer")
+    ap.add_argument("--runs", type=int, default=3, help="replays of the journal (min/median/max)")
+    ap.add_argument("--profile", type=int, default=0, metavar="N",
+                    help="also print a cProfile of one replay: its N costliest functions")
     ap.add_argument("--dir", default=None, help="where the journals go (default: a temp dir)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -221,8 +270,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{os.environ.get('SDL_VIDEODRIVER')} driver; journals in {d}")
         bench_append(d, args.appends)
         path, events = build_journal(d, structure, args.events)
-        bench_replay(d, path, len(events))
-        bench_card(structure, events, args.hands)
+        bench_replay(d, path, len(events), args.runs, args.profile)
+        bench_card(structure, events, args.hands, args.runs)
         bench_latency(d, structure, args.latency_events)
         bench_idle_hour(d, args.idle_seconds)
     return 0
