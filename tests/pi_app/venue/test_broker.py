@@ -167,11 +167,17 @@ def test_presence_is_online_then_the_will_says_offline(venue):
     assert director.received(f"{ROOT}/presence/table1", timeout=WAIT)[-1:] == [b"offline"]
 
 
-def test_a_report_sent_while_the_broker_is_down_arrives_once_it_is_back(venue):
-    broker, node = venue
+def _reporting(node) -> tuple[Node, Node]:
+    """The director, subscribed to the tables' reports, and table 1, both ready."""
     director = node("director", f"{ROOT}/table/+/report")
     table1 = node("table1")
     assert director.link.wait_ready(WAIT) and table1.link.wait_ready(WAIT)
+    return director, table1
+
+
+def test_a_report_sent_while_the_broker_is_down_arrives_once_it_is_back(venue):
+    broker, node = venue
+    director, table1 = _reporting(node)
     broker.stop()
     table1.status(online=False)  # the link noticed
     mid = table1.link.publish(f"{ROOT}/table/1/report", b"hand 7 finished")
@@ -184,9 +190,7 @@ def test_a_report_sent_while_the_broker_is_down_arrives_once_it_is_back(venue):
 
 def test_links_come_back_by_themselves_after_the_broker_is_killed(venue):
     broker, node = venue
-    director = node("director", f"{ROOT}/table/+/report")
-    table1 = node("table1")
-    assert director.link.wait_ready(WAIT) and table1.link.wait_ready(WAIT)
+    director, table1 = _reporting(node)
     broker.kill()
     table1.status(online=False)
     director.status(online=False)
