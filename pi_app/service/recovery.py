@@ -70,9 +70,30 @@ class Recovered:
         }
 
 
+def _replay(core_cls: type[TableCore], snapshot: Any,
+            events: list[tuple[int, Event]]) -> tuple[TableCore, list[Effect], int]:
+    """The core restored from ``snapshot`` with ``events`` applied: the core, the hand
+    history effects to write again, and how many events it rejected."""
+    core = core_cls.restore(snapshot)
+    redo: list[Effect] = []
+    rejected = 0
+    for _seq, event in events:
+        effects, err = apply_event(core, event)
+        if err is not None:
+            rejected += 1
+        redo.extend(e for e in effects if isinstance(e, HandHistory))
+    return core, redo, rejected
+
+
 def recover(journal: Journal, core_cls: type[TableCore],
-            history_dir: Path | None = None) -> Recovered:
+            history_dir: Path | None = None, replayed: Recovered | None = None) -> Recovered:
     """Restore ``core_cls`` from ``journal``'s newest intact snapshot and replay the rest.
+
+    ``replayed``: the recovery of the same file read-only a moment before, under the same
+    lock (the checks made before a journal is opened for writing,
+    :func:`pi_app.service.wiring.build_service`): when this scan finds the same snapshot
+    and the same records, its core and hand histories are taken as they are, not
+    replayed a second time (the replay is exact: it would rebuild the same table).
 
     With ``history_dir`` (where the journal's hand histories are written), histories of
     hands past the journal's end are a loss (:mod:`pi_app.service.journal_hands`).  Only
@@ -87,14 +108,12 @@ def recover(journal: Journal, core_cls: type[TableCore],
         JournalUnavailable: the torn record could not be deleted (disk read-only/full).
     """
     scan = journal.scan()
-    core = core_cls.restore(scan.snapshot)
-    redo: list[Effect] = []
-    rejected = 0
-    for _seq, event in scan.events:
-        effects, err = apply_event(core, event)
-        if err is not None:
-            rejected += 1
-        redo.extend(e for e in effects if isinstance(e, HandHistory))
+    if replayed is not None and scan.loss is None and \
+            (replayed.snapshot_seq, replayed.last_seq, replayed.replayed) == \
+            (scan.snapshot_seq, scan.last_seq, len(scan.events)):
+        core, redo, rejected = replayed.core, replayed.redo, replayed.rejected
+    else:
+        core, redo, rejected = _replay(core_cls, scan.snapshot, scan.events)
     if history_dir is not None:
         check_histories(core, history_dir, journal.path, accept_loss=journal.accept_loss,
                         move=not journal.readonly)

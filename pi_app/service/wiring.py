@@ -113,12 +113,12 @@ def warn_if_structure_changed(core: Any) -> str | None:
 
 
 def _precheck(core_class: type[Any], path: Path, accept_loss: bool,
-              check_recovered: Callable[[Any], None] | None = None
-              ) -> Callable[[Journal], object]:
+              check_recovered: Callable[[Any], None] | None = None,
+              keep: list[Recovered] | None = None) -> Callable[[Journal], object]:
     """What must refuse a journal before it is opened for writing: another core, hand
     histories past it, and what ``check_recovered`` refuses in the recovered core (the
-    read-only journal is recovered; a loss accepted knowingly is handled by the writable
-    recovery)."""
+    read-only journal is recovered, and the recovery appended to ``keep``; a loss accepted
+    knowingly is handled by the writable recovery)."""
     def check(ro: Journal) -> object:
         check_core(ro.meta, core_class, path)
         if accept_loss:
@@ -126,6 +126,8 @@ def _precheck(core_class: type[Any], path: Path, accept_loss: bool,
         rec = recover(ro, core_class, history_dir_for(path))
         if check_recovered is not None:
             check_recovered(rec.core)
+        if keep is not None:
+            keep.append(rec)
         return rec
     return check
 
@@ -262,12 +264,16 @@ def run_service(config: TableConfig | None = None, *,
 def _resume_journal(path: Path, core_class: type[TableCore], every: int, accept_loss: bool,
                     check_recovered: Callable[[Any], None] | None
                     ) -> tuple[Journal, Recovered]:
-    """Open an existing journal for writing (after its read-only checks) and recover."""
+    """Open an existing journal for writing (after its read-only checks) and recover: the
+    events are replayed once, by the read-only checks, while the journal is locked."""
+    checked: list[Recovered] = []
     journal = Journal.open(path, snapshot_every=every, accept_loss=accept_loss,
-                           precheck=_precheck(core_class, path, accept_loss, check_recovered))
+                           precheck=_precheck(core_class, path, accept_loss, check_recovered,
+                                              checked))
     try:
         check_core(journal.meta, core_class, path)
-        recovered = recover(journal, core_class, history_dir_for(path))
+        recovered = recover(journal, core_class, history_dir_for(path),
+                            replayed=checked[-1] if checked else None)
         if accept_loss and check_recovered is not None:
             check_recovered(recovered.core)
     except BaseException:
