@@ -12,7 +12,8 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   read alone (:meth:`pi_app.service.journal.Journal.scan`: the records read, checksummed
   and decoded).  ``--profile N`` adds a cProfile of one replay.
 * restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (no
-  snapshot after its genesis: every event is replayed).
+  snapshot after its genesis: every event is replayed, once; the hand histories the run
+  wrote are read back and left as they are).
 * card drawn through ``TableCore.apply``: p50/p99 over the journal's cards, applied
   straight to a core; peer: the same card on the same state through the bare dealing
   engine (:class:`engine.dealing.procedure.DealingProcedure`, what bench_dealing times),
@@ -48,10 +49,11 @@ from engine.table.core import TableCore, TableSettings  # noqa: E402
 from pi_app.screens import screen_key  # noqa: E402
 from pi_app.service.changes import ViewChanges  # noqa: E402
 from pi_app.service.clock_source import VirtualClock  # noqa: E402
+from pi_app.service.effect_runner import EffectRunner  # noqa: E402
 from pi_app.service.journal import Journal  # noqa: E402
 from pi_app.service.loop import ServiceLoop  # noqa: E402
 from pi_app.service.recovery import recover  # noqa: E402
-from pi_app.service.wiring import build_service  # noqa: E402
+from pi_app.service.wiring import build_service, history_dir_for  # noqa: E402
 
 
 def fmt_us(seconds: float) -> str:
@@ -99,12 +101,14 @@ def bench_append(d: Path, n: int) -> None:
 
 def build_journal(d: Path, structure: Path, n: int) -> tuple[Path, list]:
     """A journal of ``n`` real events (no clock tick), written through the real loop (its
-    fsync switched off: building is not measured).  Returns its path and the events."""
+    fsync switched off: building is not measured), with the hand histories beside it.
+    Returns its path and the events."""
     path = d / "real.db"
     core = new_core(structure)
     j = Journal.create(path, core.snapshot(), snapshot_every=10**9)
     j._con.execute("PRAGMA synchronous=OFF")
-    loop = ServiceLoop(core, j, VirtualClock())
+    # the hand histories are written as a night writes them: a restart finds them there
+    loop = ServiceLoop(core, j, VirtualClock(), effects=EffectRunner(history_dir_for(path)))
     events = []
     for ev in real_play(core):
         if len(events) >= n:
