@@ -518,6 +518,8 @@ def _toml_string(s: str) -> str:
 
 
 def _toml_value(v: Any) -> str:
+    if type(v) is str:  # the most of a history (its actions): no other test first
+        return _toml_string(v)
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, int):
@@ -536,7 +538,7 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, (_dt.datetime, _dt.date, _dt.time)):
         return v.isoformat()
     if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+        return "[" + ", ".join([_toml_value(x) for x in v]) + "]"
     if isinstance(v, Mapping):
         return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
     raise PhhError(f"cannot write {type(v).__name__} value {v!r} to PHH")
