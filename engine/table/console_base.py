@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import IllegalActionError, InvalidInputError
+from engine.text import unsafe_reason
 
 ROLES = ("director", "dealer")
 AUDIT_SHOWN = 50  #: audit entries in a pushed document (the API has them all)
@@ -78,9 +79,11 @@ def check_name(value: Any) -> str:
     """
     if not isinstance(value, str) or not value.strip():
         raise ConsoleCommandError("a player needs a name")
+    # checked before spaces are collapsed, so that a line break is refused, not joined
+    if unsafe_reason(value) is not None or any(
+            unicodedata.category(ch) == "Cf" for ch in value):
+        raise ConsoleCommandError("a name must not hold control or direction characters")
     name = " ".join(value.split())
     if len(name) > MAX_NAME:
         raise ConsoleCommandError(f"a name has at most {MAX_NAME} characters")
-    if any(unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") for ch in name):
-        raise ConsoleCommandError("a name must not hold control or direction characters")
     return name

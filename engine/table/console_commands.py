@@ -21,6 +21,7 @@ from engine.effects import Alert, Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
 from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check_name
 from engine.table.console_core import ConsoleCore
+from engine.text import unsafe_reason
 
 Result = tuple[list[Effect], str]
 MAX_REASON = 200
@@ -56,14 +57,15 @@ def _text(args: dict[str, Any], key: str, *, required: bool = True) -> str:
     value = args.get(key, "")
     if not isinstance(value, str):
         raise ConsoleCommandError(f"{key} must be text")
+    # checked before spaces are collapsed (engine.text: controls, line breaks, lone
+    # surrogates, direction controls)
+    if value.strip() and unsafe_reason(value) is not None:
+        raise ConsoleCommandError(f"{key} must not hold control or direction characters")
     text = " ".join(value.split())
     if required and not text:
         raise ConsoleCommandError(f"give a {key}")
     if len(text) > MAX_REASON:
         raise ConsoleCommandError(f"{key} has at most {MAX_REASON} characters")
-    if any(ord(ch) < 32 or 0x202A <= ord(ch) <= 0x202E or 0x2066 <= ord(ch) <= 0x2069
-           for ch in text):
-        raise ConsoleCommandError(f"{key} must not hold control or direction characters")
     return text
 
 

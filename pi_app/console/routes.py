@@ -102,12 +102,27 @@ def parse_json(raw: bytes) -> Any:
     """The JSON value of ``raw``.
 
     Raises:
-        Refused: 400 when it is not UTF-8 JSON.
+        Refused: 400 when it is not UTF-8 JSON, or holds a lone surrogate.
     """
     try:
-        return json.loads(raw.decode("utf-8") or "null")
+        value = json.loads(raw.decode("utf-8") or "null")
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused(400, "the body is not valid JSON") from None
+    if not is_unicode(value):
+        raise Refused(400, "the body holds text that is not valid Unicode (a lone "
+                           "surrogate escape such as \\udcfc)")
+    return value
+
+
+def is_unicode(value: Any) -> bool:
+    """Whether every string in the JSON value ``value`` is valid Unicode: JSON may spell a
+    lone surrogate (``"\\udcfc"``, what a Latin-1 terminal's byte becomes), which no
+    UTF-8 file, log or journal can hold."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError, ValueError):
+        return False
+    return True
 
 
 class Api:

@@ -29,6 +29,7 @@ from engine.events import ConsoleCommand, Event
 from pi_app.console.commands import ROLE_DOCS
 from pi_app.console.lan import reachable_host
 from pi_app.console.push import Client, Pusher
+from pi_app.console.routes import is_unicode
 from pi_app.console.season import SeasonOverlay
 from pi_app.console.state import public_state
 from pi_app.screens.pairing import PAIR_CODE, PAIR_URL
@@ -177,7 +178,9 @@ class ConsoleServer:
             return
         try:
             msg = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
+            msg = None
+        if not is_unicode(msg):
             msg = None
         token = msg.get("token") if isinstance(msg, dict) else None
         if not isinstance(token, str) or self.gate is None:

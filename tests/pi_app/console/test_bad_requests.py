@@ -121,6 +121,21 @@ def test_not_json_and_unknown_path(table):
     assert got == 404
 
 
+@pytest.mark.parametrize("path,raw", [
+    ("/api/register", b'{"name": "M\\udcfcller"}'),
+    ("/api/stack", b'{"seat": 1, "chips": 100, "reason": "bad\\udcff"}'),
+    ("/api/pair", b'{"code": "\\ud800"}'),
+])
+def test_a_lone_surrogate_is_refused_and_the_table_stays_up(table, path, raw):
+    """JSON may spell a lone surrogate (a Latin-1 terminal's byte: ctl register $'M\\xfcller');
+    no UTF-8 journal can hold it: refused at the door, before the journal."""
+    records = journal_records(table)
+    token = None if path == "/api/pair" else table.director
+    assert_refused(table, 400, "not valid Unicode", "POST", path, raw=raw, token=token)
+    assert journal_records(table) == records
+    assert table.get("/api/status")[0] == 200  # the service is still up
+
+
 def test_replayed_request_is_refused_and_changes_nothing(table):
     headers = {"Idempotency-Key": "night-1-add-walk-in-Ivy"}
     status, doc = table.post("/api/register", {"name": "Ivy"}, token=table.director,
