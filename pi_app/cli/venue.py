@@ -31,16 +31,16 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _broker_files(args: argparse.Namespace) -> int:
+    from pi_app.service.unit_network import split_host_port
     from pi_app.venue.broker import write_broker_files
 
     cfg = load_venue(args.file)
     host, port = cfg.broker_host, cfg.broker_port
     if args.listen:
-        host, sep, port_text = args.listen.rpartition(":")
-        if not sep or not host or not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-            raise InvalidInputError(f"--listen must be HOST:PORT with a port 1..65535, got "
+        host, port = split_host_port(args.listen, "--listen")
+        if not host:
+            raise InvalidInputError(f"--listen must be HOST:PORT with a host, got "
                                     f"{args.listen!r}")
-        port = int(port_text)
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
         raise InvalidInputError(f"{folder}: not a folder")
