@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.errors import DeviceError
+from engine.text import shown, unsafe_reason
 from pi_app.venue.config import VenueConfig, read_password
 
 #: The topic root of this version of the messages (docs/design/venue-topics.md).
@@ -113,10 +114,21 @@ def write_broker_files(venue: VenueConfig, folder: Path, port: int,
     """Write ``mosquitto.conf``, ``passwords`` and ``acl`` for ``venue`` into ``folder``
     (created, mode 0700); returns the conf's path.  ``run_as``: see :func:`conf_text`.
 
+    The conf names the files by ``folder``'s absolute path, so Mosquitto finds them from
+    any working directory.
+
     Raises:
         VenueConfigError: a password file is missing or readable by others.
-        BrokerError: ``mosquitto_passwd`` is missing or cannot hash a password.
+        BrokerError: ``folder`` or ``run_as`` holds a control character (a line break
+            would add lines of its own to the conf); ``mosquitto_passwd`` is missing or
+            cannot hash a password.
     """
+    folder = Path(os.path.abspath(folder))
+    for what, text in (("the broker's folder", str(folder)), ("the broker's user", run_as)):
+        why = unsafe_reason(text) if text is not None else None
+        if why is not None or (text is not None and text != text.strip()):
+            raise BrokerError(f"{what} {shown(text)} holds {why or 'spaces at an end'}: "
+                              "choose another")
     users = [(venue.director_username, venue.director_password_file, "director")]
     users += [(t.username, t.password_file, f"tables.{t.number}") for t in venue.tables]
     # every password read (and refused) before anything is written

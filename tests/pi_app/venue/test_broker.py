@@ -281,3 +281,27 @@ def test_broker_files_refuse_a_password_file_others_may_read(tmp_path, capsys):
     assert "tables.2.password_file" in err and "chmod 600" in err
     assert "pw-2" not in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "mq").exists()  # nothing written
+
+
+def test_broker_files_refuse_a_folder_whose_name_would_add_lines_to_the_conf(tmp_path, capsys):
+    from pi_app.cli.main import main
+
+    bad = tmp_path / "mq\npassword_file /etc/shadow"
+    assert main(["venue", "broker-files", str(_venue_file(tmp_path)), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "control character U+000A" in err and len(err.strip().splitlines()) == 1
+    assert not bad.exists() and not (tmp_path / "mq").exists()
+
+
+def test_broker_files_name_their_files_by_absolute_path(tmp_path, capsys, monkeypatch):
+    from pi_app.cli.main import main
+
+    venue_file = _venue_file(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["venue", "broker-files", str(venue_file), "mq"]) == 0
+    lines = (tmp_path / "mq" / "mosquitto.conf").read_text().splitlines()
+    named = [line.split(" ", 1)[1] for line in lines
+             if line.split(" ")[0] in ("password_file", "acl_file", "persistence_location")]
+    assert len(named) == 3
+    assert all(Path(p).is_absolute() and Path(p).resolve().parent == (tmp_path / "mq").resolve()
+               or Path(p).resolve() == (tmp_path / "mq" / "data").resolve() for p in named)
