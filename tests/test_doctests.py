@@ -7,7 +7,8 @@ import pytest
 
 MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.core", "engine.betting.pots",
            "engine.betting.equity",
-           "engine.table.positions", "engine.table.atomic", "pi_app.screens.cache",
+           "engine.table.positions", "engine.table.atomic", "engine.table.announce",
+           "engine.table.between_hands", "engine.table.settings", "pi_app.screens.cache",
            "pi_app.sim.bots"]
 
 

@@ -18,7 +18,10 @@ What it combines:
   until a card is drawn after it).
 
 Positions follow the dead-button rule used in tournaments (TDA 32; :mod:`engine.table.positions`).
-The views handed to the TV and the seat displays are made in :mod:`engine.table.views`.
+The views handed to the TV and the seat displays are made in :mod:`engine.table.views`; the
+operator's commands are in :mod:`engine.table.dealer_commands`, what happens between hands
+in :mod:`engine.table.between_hands`, the clock's words in :mod:`engine.table.announce` and the
+set-up in :mod:`engine.table.settings`.
 
 >>> core = TableCore.new(TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"},
 ...                                     structure="gunpowder", seed=1))
@@ -34,17 +37,15 @@ import dataclasses
 import hashlib
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.betting.hand import Hand, HandConfig
 from engine.betting.seat_input import IDLE, SeatInput, apply_seat_button
-from engine.dealing.irregularities import HouseProfile, make_profile
 from engine.dealing.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
 from engine.effects import Alert, Effect, HandHistory, LogLine, Notice, ShoeCommand
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import InvalidInputError
 from engine.events import (
     CardDrawn,
     ClockTick,
@@ -61,82 +62,23 @@ from engine.events import (
     StubReshuffled,
 )
 from engine.table import views as table_views
+from engine.table.announce import clock_effects, public_line
 from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
+from engine.table.between_hands import color_up_if_due, hand_seed, smallest_chip
 from engine.table.console import ConsoleState, apply_command, precheck
 from engine.table.console import after_event as console_after_event
 from engine.table.console_commands import apply_level_length
+from engine.table.dealer_commands import TableStateError, dealer_command
 from engine.table.positions import Positions, next_positions, waiting_seats
+from engine.table.settings import TableSettings
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure_file import load_structure, parse_structure, structure_source
 from engine.tournament.tournament import Tournament
 from engine.views import ScreenState, SeatDisplayView
 
+__all__ = ["SNAPSHOT_VERSION", "TableCore", "TableSettings", "TableStateError"]
+
 SNAPSHOT_VERSION = 1
-#: clock alerts that sound (engine.effects.ALERTS) -> their alert kind
-_SOUNDED = {
-    "level_start": "level_start", "one_minute": "one_minute", "ten_seconds": "ten_seconds",
-    "level_end": "level_end", "break_start": "break_start", "break_end": "break_end",
-    "color_up": "color_up", "late_registration_closing": "late_registration_closing",
-    "bonus_wheel": "bonus_wheel",
-}
-
-
-class TableStateError(IllegalActionError):
-    """An input that does not fit the table's state now (e.g. NEXT HAND mid-hand)."""
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """What a table is set up with (from the table's config file).
-
-    Attributes:
-        players: seat (1..10) -> name of the players seated at the start.
-        structure: a preset name (``gunpowder``, ``phat-ace``, ``mini``) or a file path.
-        profile: the house profile for dealing rulings (``tda2024``, ``rrop``,
-            ``gunpowder``, ``mini``).
-        house_rules: knobs overriding the profile one by one (``{"one_extra_card":
-            "burn"}``; docs/irregularities.md).
-        seed: seeds the bounty, the bonus wheel, the first button and scramble picks.
-        deck_seed: the registered test deck's seed (a venue registers its real decks).
-        layout: TV layout ``clock`` | ``table`` | ``split``.
-        name: the table's name.
-        new_player: a new player seated between the button and the small blind is dealt
-            in once the button has passed (``button_passes``, the standard rule) or
-            ``at_once`` (engine.table.positions.waiting_seats).
-        heads_up: who posts the small blind when play becomes heads-up: ``button`` (TDA
-            34) or ``high_card`` (seed 003; engine.table.positions.next_positions).
-    """
-
-    players: Mapping[int, str]
-    structure: str = "gunpowder"
-    profile: str = "tda2024"
-    seed: int = 0
-    deck_seed: int = 0
-    layout: str = "split"
-    name: str = "table"
-    house_rules: Mapping[str, Any] = field(default_factory=dict)
-    seats: tuple[int, ...] = ()  # the seats in use (1-based); () = those of ``players``
-    new_player: str = "button_passes"
-    heads_up: str = "button"
-
-    def to_dict(self) -> dict[str, Any]:
-        d = dataclasses.asdict(self)
-        d["players"] = {str(k): v for k, v in self.players.items()}
-        d["seats"] = list(self.seats)
-        d["house_rules"] = dict(self.house_rules)
-        return d
-
-    def house_profile(self) -> HouseProfile:
-        """The :class:`engine.dealing.irregularities.HouseProfile`: ``profile`` with the
-        ``house_rules`` knobs overriding it."""
-        return make_profile(self.profile, **dict(self.house_rules))
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> TableSettings:
-        d = dict(d)
-        d["players"] = {int(k): v for k, v in d["players"].items()}
-        d["seats"] = tuple(d.get("seats", ()))
-        return cls(**d)
 
 
 class TableCore:
@@ -362,7 +304,7 @@ class TableCore:
             self.pos = Positions()  # a new round draws for the button again
         else:
             effects += self._clock_effects(tour.tick(t))
-        effects += self._color_up_if_due()
+        effects += color_up_if_due(tour)
         setup = tour.next_hand(t)
         stacks = tour.stacks()
         active = sorted(stacks)
@@ -384,11 +326,11 @@ class TableCore:
             small_blind_seat=pos.small_blind if setup.big_blind else None,
             big_blind_seat=pos.big_blind if setup.big_blind else None,
             names=self.names(), hand_number=self.hand_number,
-            odd_chip=self._smallest_chip(),
+            odd_chip=smallest_chip(tour),
         )
         effects += self._clock_effects(tour.hand_started(t))
         self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),
-                                     seed=_mix(self.settings.seed, self.hand_number))
+                                     seed=hand_seed(self.settings.seed, self.hand_number))
         self.pos = pos
         self.seat_inputs = {}
         self.results = {}
@@ -413,46 +355,13 @@ class TableCore:
         self.hand_number += 1
         cfg = dataclasses.replace(cfg, hand_number=self.hand_number)
         self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),
-                                     seed=_mix(self.settings.seed, self.hand_number))
+                                     seed=hand_seed(self.settings.seed, self.hand_number))
         self.free_hand = True
         self.seat_inputs, self.results, self.undo = {}, {}, None
         self.shoe_draws, self.load_count, self.reshuffles = 0, 1, 0
         return [ShoeCommand("mode", "deal"),
                 LogLine("INFO", f"hand {self.hand_number} (set up by hand): button "
                                 f"{cfg.button}, seats {sorted(cfg.stacks)}")]
-
-    def _smallest_chip(self) -> int:
-        """The smallest denomination in play now (the odd chip of a split pot, TDA 20-A)."""
-        clock = self.tournament.clock
-        try:
-            chips = clock.structure.denominations_in_play(clock.index)
-        except Exception:  # noqa: BLE001 - a structure without a chip set
-            chips = ()
-        return min(chips) if chips else 1
-
-    def _color_up_if_due(self) -> list[Effect]:
-        due = self.tournament.color_up_due()
-        if not due:
-            return []
-        stacks = self.tournament.stacks()
-        smallest = min(due)
-        # Between hands the chips of a removed denomination are the part of each stack
-        # below the smallest remaining chip; the tournament's rounding rule does the rest.
-        remaining = self.tournament.clock.structure.denominations_in_play(
-            self.tournament.clock.index)
-        unit = min(remaining) if remaining else smallest
-        # chips of the removed denominations are whole chips: a remainder smaller than the
-        # smallest removed chip (an odd amount no chip makes) stays as it is
-        removed = {s: (c % unit) // smallest * smallest for s, c in stacks.items()}
-        words = ", ".join(str(d) for d in due)
-        try:
-            result = self.tournament.color_up(removed)
-        except InvalidInputError as exc:  # never let a color-up stop the next hand
-            return [Notice(f"Color-up of the {words} chips: count it by hand ({exc})"),
-                    LogLine("WARNING", f"color-up of {words} not computed: {exc}")]
-        return [Alert("color_up", f"Color up: the {words} chips are removed"),
-                Notice(f"Color-up: {words} chips removed; "
-                       f"chips in play change by {result.change_in_play:+d}")]
 
     def _after_outcomes(self, outcomes: list[Outcome], t: float) -> list[Effect]:
         effects: list[Effect] = []
@@ -464,7 +373,7 @@ class TableCore:
                     effects.append(ShoeCommand("lock"))
             elif isinstance(o, HandVoided):
                 self.seat_inputs = {}
-            effects.append(LogLine("INFO", _public_line(o)))
+            effects.append(LogLine("INFO", public_line(o)))
         if any(isinstance(o, HandComplete) for o in outcomes):
             effects += self._finish_hand(t)
         return effects
@@ -543,66 +452,11 @@ class TableCore:
 
     # ------------------------------------------------------------------ operator commands
     def _command(self, ev: DealerCommand) -> list[Effect]:
-        c, a, t, tour = ev.command, ev.args, ev.t, self.tournament
-        try:
-            if c == "add_time":
-                return self._clock_effects(tour.add_time(t, float(a.get("seconds", 60))))
-            if c == "next_level":
-                return self._clock_effects(tour.next_level(t))
-            if c == "previous_level":
-                return self._clock_effects(tour.previous_level(t))
-            if c == "jump_level":
-                return self._clock_effects(tour.jump_to_level(t, int(a["index"])))
-            if c == "pause":
-                return self._clock_effects(tour.pause(t))
-            if c == "resume":
-                return self._clock_effects(tour.resume(t))
-            if c in ("late_entry", "register"):
-                e = tour.register(str(a["name"]), int(a["seat"]), now=t)
-                return [Notice(f"{e.name} joins in seat {e.seat} with {e.chips}"),
-                        LogLine("INFO", f"late entry {e.name} seat {e.seat}: {e.chips} chips "
-                                        f"(deduction {e.deduction})")]
-            if c == "eliminate":
-                if self.in_hand:
-                    raise TableStateError("finish the hand first")
-                by = a.get("by")
-                return self._clock_effects(tour.eliminate(
-                    t, int(a["seat"]), None if by is None else int(by)))
-            if c == "undo_elimination":
-                if self.in_hand:
-                    raise TableStateError("finish the hand first")
-                e = tour.undo_elimination(t)
-                return [Notice(f"{e.name} is back in seat {e.seat}")]
-            if c == "mute":
-                self.muted = bool(a.get("on", not self.muted))
-                return [Notice("Sound off" if self.muted else "Sound on")]
-            if c == "start_hand":
-                return self._start_free_hand(HandConfig.from_dict(a["config"]), t)
-            if c == "restarted":
-                # the service restarted: the clock policy decides (paused by default)
-                if a.get("policy", "paused") == "paused" and tour.clock.started \
-                        and tour.clock.paused_at is None:
-                    return self._clock_effects(tour.pause(t)) + [
-                        Notice("Clock paused after a restart: press PAUSE/RESUME")]
-                return []
-        except (KeyError, ValueError, TypeError) as exc:
-            if isinstance(exc, InvalidInputError):
-                raise
-            raise InvalidInputError(f"command {c!r}: bad arguments {dict(a)!r} ({exc})") \
-                from None
-        raise InvalidInputError(f"unknown command {c!r}")
+        return dealer_command(self, ev)
 
     # ------------------------------------------------------------------ effects
     def _clock_effects(self, alerts: list[ClockAlert]) -> list[Effect]:
-        out: list[Effect] = []
-        for a in alerts:
-            kind = _SOUNDED.get(a.kind)
-            if kind is not None and not self.muted:
-                out.append(Alert(kind, _spoken(a, self.tournament)))
-            if a.message:
-                out.append(Notice(a.message))
-            out.append(LogLine("INFO", f"clock: {a.kind} {a.message}".strip()))
-        return out
+        return clock_effects(alerts, self.tournament.clock, self.muted)
 
     # ------------------------------------------------------------------ views
     def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
@@ -699,25 +553,3 @@ def _guarded(event: Event, core: TableCore) -> bool:
         return not (core.proc is not None and (core.proc.stopped or core.in_hand))
     return False
 
-
-def _mix(*parts: object) -> int:
-    return int.from_bytes(hashlib.sha256(":".join(map(str, parts)).encode()).digest()[:6], "big")
-
-
-def _public_line(o: Outcome) -> str:
-    d = o.to_dict(private=False)
-    kind = d.pop("event", type(o).__name__)
-    return f"{kind} " + " ".join(f"{k}={v}" for k, v in d.items() if v not in (None, "", ()))
-
-
-def _spoken(alert: ClockAlert, tour: Tournament) -> str:
-    """The words of an alert; numbers stay digits (the speech output reads them out)."""
-    if alert.kind == "level_start":
-        lv = tour.clock.level
-        if lv.is_break:
-            return "The break has started"
-        text = f"Blinds are now {lv.small_blind} and {lv.big_blind}"
-        if lv.ante:
-            text += f", ante {lv.ante}"
-        return text
-    return alert.message
