@@ -6,6 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.core", "engine.betting.pots",
+           "engine.betting.forced_bets", "engine.betting.showdown", "engine.betting.hand_state",
            "engine.betting.equity",
            "engine.table.positions", "engine.table.atomic", "engine.table.announce",
            "engine.table.between_hands", "engine.table.settings", "pi_app.screens.cache",

@@ -13,20 +13,21 @@ Players are kept by index in clockwise order from the first dealt-in seat left o
 button (index 0); this is also the TDA 20-A order for odd chips and the order in which
 the hole cards are dealt.  Rules and their sources are listed in docs/rules.md:
 
-* forced bets: antes (live, they count toward side pots), blinds, big-blind ante (dead
-  money in the main pot; the big blind comes first when the stack cannot cover both),
-  live posts; a short blind or ante is posted all-in.  Preflop the others must match the
-  full big blind even if the big blind is short.  Heads-up the button posts the small
-  blind, acts first preflop and last after (TDA 34-B).  Dead button by explicit blind
-  seats (TDA 32).  No-blind games: ``min_bet`` opens, first to act is left of the button.
+* forced bets (:mod:`engine.betting.forced_bets`): antes, blinds, big-blind ante, live
+  posts, the bonus; the seat order, the blind positions and the first seat to act.
+  Preflop the others must match the full big blind even if the big blind is short.
 * betting: bet/raise *to* a total; minimum raise = largest prior full bet or raise this
   street (TDA 43); an all-in below a full raise does not reopen the betting for players
   who already acted unless short all-ins add up to a full raise (TDA 47); no raise when
   every opponent is all-in; house option ``raise_rule="double"``.
 * pots: :mod:`engine.betting.pots` (side pots, uncalled bets, odd chip TDA 20-A, merge-down).
-* showdown: all hands tabled when someone is all-in (TDA 16); otherwise the last aggressor
-  on the river shows first, else the first seat left of the button (TDA 17); others may
-  show or muck; pots are awarded when nothing is pending.
+* showdown (:mod:`engine.betting.showdown`): all hands tabled when someone is all-in
+  (TDA 16); otherwise the last aggressor on the river shows first, else the first seat
+  left of the button (TDA 17); others may show or muck; pots are awarded when nothing is
+  pending.
+
+The hand's state and its reading API (stacks, bets, pots, legal actions) are in
+:mod:`engine.betting.hand_state`; this module holds what changes them.
 
 Errors: :class:`IllegalActionError` (a rejected operation changes nothing; the message
 says what is legal), :class:`InvalidHandConfigError` for a bad config,
@@ -41,7 +42,6 @@ from typing import Any
 from engine.betting import hand_views
 from engine.betting.chip_input import interpret_chips
 from engine.betting.hand_config import (
-    NO_ACTIONS,
     RAISE_RULES,
     ChipConservationError,
     ChipsInterpretation,
@@ -49,8 +49,8 @@ from engine.betting.hand_config import (
     InvalidHandConfigError,
 )
 from engine.betting.hand_record import inputs_of, replay_inputs
+from engine.betting.hand_state import COMPLETE, FIXED, PREFLOP, RIVER, SHOWDOWN, HandState
 from engine.betting.operations import (
-    AddBonus,
     AwardPot,
     BetOrRaiseTo,
     Burn,
@@ -60,318 +60,28 @@ from engine.betting.operations import (
     DealHole,
     Fold,
     MuckHand,
-    Operation,
-    PostAnte,
-    PostBlind,
     ReturnUncalled,
     ShowHand,
     VoidHand,
 )
-from engine.betting.pots import Pot, build_pots, split_pot, uncalled
+from engine.betting.pots import uncalled
+from engine.betting.showdown import award_pots, showdown_order
 from engine.cards import Card
 from engine.errors import IllegalActionError, InvalidInputError
-from engine.evaluation import evaluate_7_ids
-from engine.views import STREETS, LegalActions, SeatDisplayView, TablePublicView
+from engine.views import LegalActions, SeatDisplayView, TablePublicView
 
-__all__ = ["RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand", "HandConfig",
-           "InvalidHandConfigError", "LegalActions"]
+__all__ = ["FIXED", "RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand",
+           "HandConfig", "HandState", "InvalidHandConfigError", "LegalActions"]
 
-PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
-#: what a hand never changes after :meth:`Hand.__init__`: :meth:`Hand.copy` shares it
-FIXED = frozenset({"config", "_seats", "_index", "_start"})
 _BOARD_COUNTS = (0, 3, 1, 1)
 
 
-
-
-class Hand:
-    """One hand; see the module docstring.  Not thread-safe (the loop owns it)."""
-
-    def __init__(self, config: HandConfig) -> None:
-        cfg = config
-        self.config = cfg
-        ordered = sorted(cfg.stacks)
-        k = next((j for j, s in enumerate(ordered) if s > cfg.button), 0)
-        order = ordered[k:] + ordered[:k]
-        n = len(order)
-        self._seats = order
-        self._index = {s: i for i, s in enumerate(order)}
-        self._n = n
-        self._start = [cfg.stacks[s] for s in order]
-        self._stack = list(self._start)
-        self._bet = [0] * n
-        self._committed = [0] * n
-        self._folded = [False] * n
-        self._mucked = [False] * n
-        self._shown = [False] * n
-        self._acted = [False] * n
-        self._faced = [0] * n
-        self._hole: list[list[Card]] = [[] for _ in range(n)]
-        self._board: list[Card] = []
-        self._burns: list[Card] = []
-        self._seen: set[int] = set()
-        self._ops: list[Operation] = []
-        self._voluntary: list[tuple[int, str, int]] = []
-        self._dead = 0
-        self._pot_total = 0
-        self._voided_bonus = 0
-        self._total = sum(self._start) + cfg.bonus
-        self._street = PREFLOP
-        self._actor: int | None = None
-        self._aggressor: int | None = None
-        self._sd_order: tuple[int, ...] = ()
-        self._awards: list[tuple[int, list[int], list[tuple[int, int]]]] = []
-        self._void_reason: str | None = None
-        self._min_bet = cfg.effective_min_bet
-        # blind positions
-        idx = self._index
-        if cfg.small_blind_seat is not None:
-            sb = idx.get(cfg.small_blind_seat)
-        else:
-            sb = (1 if n == 2 else 0) if cfg.small_blind else None
-        if cfg.big_blind_seat is not None:
-            bb = idx.get(cfg.big_blind_seat)
-        else:
-            bb = (0 if n == 2 else 1) if cfg.big_blind else None
-        if cfg.small_blind == 0:
-            sb = None
-        if cfg.big_blind == 0:
-            bb = None
-        if sb is not None and sb == bb:
-            raise InvalidHandConfigError("bad hand config: small and big blind on the same seat")
-        if cfg.big_blind_ante and bb is None:
-            raise InvalidHandConfigError("bad hand config: a big-blind ante needs a big blind")
-        self._sb = sb
-        self._bb = bb
-        self._post_forced()
-        cur = max(self._bet)
-        if bb is not None:
-            cur = max(cur, cfg.big_blind)
-        self._cur = cur
-        self._min_inc = max(cfg.big_blind, self._min_bet)
-        if cfg.preflop_first_seat is not None:
-            self._preflop_start = idx[cfg.preflop_first_seat]
-        elif bb is not None:
-            self._preflop_start = (bb + 1) % n
-        elif sb is not None:
-            self._preflop_start = (sb + 1) % n
-        else:
-            self._preflop_start = 0
-        self._n_live = n
-        self._n_active = sum(1 for c in self._stack if c > 0)
-        self._queue: list[tuple[str, int | None]] = [("hole", i) for _ in range(2) for i in range(n)]
-        self._check()
-
-    # ------------------------------------------------------------------ forced bets
-    def _post_forced(self) -> None:
-        cfg, st, ops, seats = self.config, self._stack, self._ops, self._seats
-        if cfg.ante:
-            for i in range(self._n):
-                a = min(cfg.ante, st[i])
-                st[i] -= a
-                self._committed[i] += a
-                self._pot_total += a
-                ops.append(PostAnte(seats[i], a))
-        for pos, amount, kind in ((self._sb, cfg.small_blind, "small_blind"),
-                                  (self._bb, cfg.big_blind, "big_blind")):
-            if pos is not None:
-                a = min(amount, st[pos])
-                st[pos] -= a
-                self._bet[pos] += a
-                ops.append(PostBlind(seats[pos], a, kind))
-        if cfg.big_blind_ante and self._bb is not None:
-            i = self._bb
-            a = min(cfg.big_blind_ante, st[i])  # the blind takes priority over the ante
-            st[i] -= a
-            self._dead += a
-            self._pot_total += a
-            ops.append(PostBlind(seats[i], a, "big_blind_ante"))
-        for seat in sorted(cfg.posts, key=self._index.__getitem__):
-            i = self._index[seat]
-            a = min(cfg.posts[seat], st[i])
-            st[i] -= a
-            self._bet[i] += a
-            ops.append(PostBlind(seat, a, "post"))
-        if cfg.bonus:
-            self._dead += cfg.bonus
-            self._pot_total += cfg.bonus
-            ops.append(AddBonus(cfg.bonus))
-
-    # ------------------------------------------------------------------ basic state
-    @property
-    def operations(self) -> tuple[Operation, ...]:
-        """Every operation so far, in order (the hand history; includes private cards)."""
-        return tuple(self._ops)
-
-    def public_operations(self) -> tuple[Operation, ...]:
-        """The hand history without private records (hole cards dealt, burns): what a
-        public hand history or an INFO log may show.  Tabled hands appear as ShowHand."""
-        return tuple(op for op in self._ops if op.PUBLIC)
-
-    @property
-    def seats(self) -> tuple[int, ...]:
-        """Seats dealt in, clockwise from the first seat left of the button."""
-        return tuple(self._seats)
-
-    @property
-    def preflop_first_seat(self) -> int:
-        """The seat the preflop betting starts from (it acts first unless all-in)."""
-        return self._seats[self._preflop_start]
-
-    @property
-    def button(self) -> int:
-        return self.config.button
-
-    @property
-    def small_blind_seat(self) -> int | None:
-        return None if self._sb is None else self._seats[self._sb]
-
-    @property
-    def big_blind_seat(self) -> int | None:
-        return None if self._bb is None else self._seats[self._bb]
-
-    @property
-    def street(self) -> str:
-        """One of :data:`engine.views.STREETS`."""
-        return STREETS[self._street]
-
-    @property
-    def actor(self) -> int | None:
-        """Seat to act now, or None (cards due, showdown or hand over)."""
-        a = self._actor
-        return None if a is None else self._seats[a]
-
-    @property
-    def is_complete(self) -> bool:
-        return self._street == COMPLETE
-
-    @property
-    def is_void(self) -> bool:
-        return self._void_reason is not None
-
-    @property
-    def void_reason(self) -> str | None:
-        """Why the hand was voided (see :meth:`void`), or None."""
-        return self._void_reason
-
-    @property
-    def board(self) -> tuple[Card, ...]:
-        return tuple(self._board)
-
-    @property
-    def stacks(self) -> dict[int, int]:
-        """seat -> chips behind now."""
-        return dict(zip(self._seats, self._stack, strict=True))
-
-    @property
-    def starting_stacks(self) -> dict[int, int]:
-        return dict(zip(self._seats, self._start, strict=True))
-
-    @property
-    def bets(self) -> dict[int, int]:
-        """seat -> chips bet on the current street (not yet in a pot)."""
-        return dict(zip(self._seats, self._bet, strict=True))
-
-    @property
-    def results(self) -> dict[int, int]:
-        """seat -> net chips (stack now minus starting stack; final once complete)."""
-        return {s: self._stack[i] - self._start[i] for i, s in enumerate(self._seats)}
-
-    @property
-    def current_bet(self) -> int:
-        """The bet to match on this street."""
-        return self._cur
-
-    @property
-    def pots(self) -> tuple[Pot, ...]:
-        """Pots on the table now (collected chips, current bets excluded).  Eligible seats in
-        TDA 20-A order.  Once the hand is complete: the pots as they were awarded (their
-        winners and chips in :attr:`awards`); a voided hand has none."""
-        if self._street == COMPLETE:
-            seats = self._seats
-            return tuple(Pot(a, tuple(seats[i] for i in el)) for a, el, _ in self._awards)
-        live = [not (f or m) for f, m in zip(self._folded, self._mucked, strict=True)]
-        seats = self._seats
-        return tuple(Pot(a, tuple(seats[i] for i in el))
-                     for a, el in build_pots(self._committed, live, self._dead))
-
-    @property
-    def awards(self) -> tuple[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]], ...]:
-        """Once awarded: ``(amount, eligible seats, ((seat, chips), ...))`` per pot."""
-        seats = self._seats
-        return tuple((a, tuple(seats[i] for i in el), tuple((seats[i], c) for i, c in won))
-                     for a, el, won in self._awards)
-
-    @property
-    def showdown_order(self) -> tuple[int, ...]:
-        """Seats in the order they must show or muck (empty before the showdown)."""
-        return tuple(self._seats[i] for i in self._sd_order)
-
-    @property
-    def showdown_pending(self) -> tuple[int, ...]:
-        """Seats that still have to show or muck, in showdown order."""
-        if self._street != SHOWDOWN:
-            return ()
-        return tuple(self._seats[i] for i in self._sd_order
-                     if not self._shown[i] and not self._mucked[i])
-
-    def stack(self, seat: int) -> int:
-        """Chips behind of ``seat`` now.  Raises IllegalActionError for a seat not dealt in."""
-        return self._stack[self._seat_index(seat)]
-
-    def bet(self, seat: int) -> int:
-        """Chips ``seat`` has bet on this street.  Raises IllegalActionError as :meth:`stack`."""
-        return self._bet[self._seat_index(seat)]
-
-    def holds_cards(self, seat: int) -> bool:
-        """Whether ``seat`` has been dealt any hole card (public: says nothing of which)."""
-        return len(self._hole[self._seat_index(seat)]) > 0
-
-    def hole_cards(self, seat: int) -> tuple[Card, ...]:
-        """Private: the hole cards of ``seat`` (for the journal and that seat only)."""
-        return tuple(self._hole[self._seat_index(seat)])
-
-    def shown_cards(self, seat: int) -> tuple[Card, ...]:
-        """The hole cards of ``seat`` if tabled, else ()."""
-        i = self._seat_index(seat)
-        return tuple(self._hole[i]) if self._shown[i] else ()
-
-    def status(self, seat: int) -> str:
-        """``active``, ``folded`` (or mucked) or ``all_in``."""
-        i = self._seat_index(seat)
-        if self._folded[i] or self._mucked[i]:
-            return "folded"
-        if self._stack[i] == 0 and self._void_reason is None:
-            return "all_in"
-        return "active"
-
-    def total_chips(self) -> int:
-        """Stacks + bets + pots (+ a voided hand's bonus, set aside): always the starting
-        total plus the bonus."""
-        return sum(self._stack) + sum(self._bet) + self._pot_total + self._voided_bonus
-
-    def _check(self) -> None:
-        if sum(self._stack) + sum(self._bet) + self._pot_total + self._voided_bonus != self._total:
-            raise ChipConservationError(
-                f"chips do not add up: {self.total_chips()} on the table, {self._total} expected")
-
-    def _seat_index(self, seat: int) -> int:
-        i = self._index.get(seat)
-        if i is None:
-            raise IllegalActionError(
-                f"seat {seat!r} is not dealt in; seats in this hand: "
-                f"{', '.join(map(str, sorted(self._seats)))}")
-        return i
+class Hand(HandState):
+    """One hand; see the module docstring.  Its state and reading API are those of
+    :class:`engine.betting.hand_state.HandState`; this class adds what changes it.  Not
+    thread-safe (the loop owns it)."""
 
     # ------------------------------------------------------------------ dealing
-    def next_deal(self) -> tuple[str, int | None] | None:
-        """The next card due: ``("hole", seat)``, ``("burn", None)``, ``("board", None)``,
-        or None (betting open, showdown or hand over)."""
-        if not self._queue:
-            return None
-        kind, i = self._queue[0]
-        return (kind, None if i is None else self._seats[i])
-
     def _card_error(self, kind: str, seat: int | None, card: Any) -> str | None:
         if not isinstance(card, Card):
             return f"{card!r} is not a Card"
@@ -586,70 +296,7 @@ class Hand:
         self._ops.append(AwardPot(0, self._seats[w], amount))
         self._street = COMPLETE
 
-    # ------------------------------------------------------------------ legal actions
-    def _raise_bounds(self, i: int) -> tuple[int, int] | None:
-        stack, bet, cur = self._stack[i], self._bet[i], self._cur
-        if stack <= cur - bet or self._n_active < 2:
-            return None
-        if self._acted[i] and cur - self._faced[i] < self._min_inc:
-            return None  # TDA 47: not reopened for a player who already acted
-        # a raise must be callable by somebody: no raise when every opponent is all-in
-        # or cannot put in more than the current bet (the excess would only come back)
-        folded, stacks, bets = self._folded, self._stack, self._bet
-        for j in range(self._n):
-            if j != i and not folded[j] and stacks[j] + bets[j] > cur:
-                break
-        else:
-            return None
-        lo = cur + self._min_inc
-        if self.config.raise_rule == "double" and 2 * cur > lo:
-            lo = 2 * cur
-        hi = stack + bet
-        lo = min(lo, hi)
-        return lo, hi
-
-    def legal_actions(self) -> LegalActions:
-        """What the seat to act may do now (all False/None when nobody is to act)."""
-        i = self._actor
-        if i is None:
-            return NO_ACTIONS
-        owe = self._cur - self._bet[i]
-        rb = self._raise_bounds(i)
-        if owe > 0:
-            call = min(self._stack[i], owe)
-            if rb is None:
-                return LegalActions(True, False, True, call, None, None)
-            return LegalActions(True, False, True, call, rb[0], rb[1])
-        if rb is None:
-            return LegalActions(True, True, False, 0, None, None)
-        return LegalActions(True, True, False, 0, rb[0], rb[1])
-
-    def legal_words(self) -> str:
-        """The legal actions in words, for error messages (\"seat 3 to act; legal: ...\")."""
-        la = self.legal_actions()
-        if self._actor is None:
-            return f"no action is due ({self._state_words()})"
-        parts = ["fold"]
-        parts.append(f"call {la.call_amount}" if la.can_call else "check")
-        if la.min_raise_to is not None:
-            verb = "bet" if self._cur == 0 else "raise"
-            if la.min_raise_to == la.max_raise_to:
-                parts.append(f"{verb} all-in to {la.max_raise_to}")
-            else:
-                parts.append(f"{verb} to {la.min_raise_to}..{la.max_raise_to}")
-        return f"seat {self.actor} to act; legal: " + ", ".join(parts)
-
-    def _state_words(self) -> str:
-        if self._street == COMPLETE:
-            return "the hand is over"
-        if self._queue:
-            d = self.next_deal()
-            assert d is not None
-            return f"a {d[0]} card" + (f" for seat {d[1]}" if d[0] == "hole" else "") + " is due"
-        if self._street == SHOWDOWN:
-            return "showdown: " + ", ".join(map(str, self.showdown_pending)) + " to show or muck"
-        return f"seat {self.actor} to act"
-
+    # ------------------------------------------------------------------ actions
     def can_fold(self) -> bool:
         return self._actor is not None
 
@@ -791,10 +438,8 @@ class Hand:
     # ------------------------------------------------------------------ showdown
     def _start_showdown(self) -> None:
         self._street = SHOWDOWN
-        n = self._n
         start = self._aggressor if self._aggressor is not None else 0
-        order = tuple(j for j in ((start + k) % n for k in range(n)) if not self._folded[j])
-        self._sd_order = order
+        order = self._sd_order = showdown_order(start, self._folded)
         if any(self._stack[j] == 0 for j in order):  # all-in: every hand is tabled (TDA 16)
             for j in order:
                 self._shown[j] = True
@@ -851,27 +496,14 @@ class Hand:
             self._award()
 
     def _award(self) -> None:
-        n = self._n
-        live = [not (self._folded[j] or self._mucked[j]) for j in range(n)]
-        contenders = [j for j in range(n) if live[j]]
-        values: dict[int, int] = {}
-        if len(contenders) > 1:
-            board_ids = [c.id for c in self._board]
-            for j in contenders:
-                h = self._hole[j]
-                values[j] = evaluate_7_ids(h[0].id, h[1].id, *board_ids)
+        live = [not (f or m) for f, m in zip(self._folded, self._mucked, strict=True)]
         seats = self._seats
-        for p, (amount, elig) in enumerate(build_pots(self._committed, live, self._dead)):
-            if len(elig) == 1:
-                winners = elig
-            else:
-                best = min(values[j] for j in elig)
-                winners = [j for j in elig if values[j] == best]
-            won = split_pot(amount, winners, self.config.odd_chip)
-            for w, chips in won:
+        for p, award in enumerate(award_pots(self._committed, live, self._dead, self._hole,
+                                             self._board, self.config.odd_chip)):
+            for w, chips in award[2]:
                 self._stack[w] += chips
                 self._ops.append(AwardPot(p, seats[w], chips))
-            self._awards.append((amount, elig, won))
+            self._awards.append(award)
         self._pot_total = 0
         self._street = COMPLETE
 
@@ -893,31 +525,7 @@ class Hand:
         self._ops.append(VoidHand(str(reason)))
         self._check()
 
-    # ------------------------------------------------------------------ copies, journal
-    def copy(self) -> Hand:
-        """An independent copy: every list and set the hand changes is copied; cards,
-        records and what a hand never changes after it is set up (:data:`FIXED`) are
-        shared.  About as dear as one betting action (bench/bench_service.py)."""
-        h = object.__new__(Hand)
-        h.__dict__.update(self.__dict__)
-        h._stack = self._stack[:]
-        h._bet = self._bet[:]
-        h._committed = self._committed[:]
-        h._folded = self._folded[:]
-        h._mucked = self._mucked[:]
-        h._shown = self._shown[:]
-        h._acted = self._acted[:]
-        h._faced = self._faced[:]
-        h._hole = [x[:] for x in self._hole]
-        h._board = self._board[:]
-        h._burns = self._burns[:]
-        h._seen = set(self._seen)
-        h._ops = self._ops[:]
-        h._voluntary = self._voluntary[:]
-        h._awards = self._awards[:]
-        h._queue = self._queue[:]
-        return h
-
+    # ------------------------------------------------------------------ journal
     def to_dict(self) -> dict[str, Any]:
         """JSON-able snapshot ``{"config": ..., "inputs": [...]}`` (includes private cards:
         for the journal only; :mod:`engine.betting.hand_record`)."""
@@ -947,7 +555,3 @@ class Hand:
     def seat_view(self, seat: int) -> SeatDisplayView:
         """What ``seat``'s own display shows (:class:`engine.views.SeatDisplayView`)."""
         return hand_views.seat_view(self, seat)
-
-    def __repr__(self) -> str:
-        return (f"Hand(street={self.street!r}, actor={self.actor}, stacks={self.stacks}, "
-                f"bets={self.bets}, pots={[p.amount for p in self.pots]})")

@@ -1,0 +1,49 @@
+"""The showdown's rules: who shows first, and how the pots are awarded.  Pure functions on
+positions (indexes into the hand's seating order) and chips; the rules and sources are in
+docs/rules.md.
+
+>>> showdown_order(2, [False, True, False, False])
+(2, 3, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.betting.pots import build_pots, split_pot
+from engine.cards import Card
+from engine.evaluation import evaluate_7_ids
+
+#: one awarded pot: (amount, eligible positions, ((position, chips), ...))
+Award = tuple[int, list[int], list[tuple[int, int]]]
+
+
+def showdown_order(start: int, folded: Sequence[bool]) -> tuple[int, ...]:
+    """The positions still in, in the order they show or muck, from ``start``: the last
+    aggressor on the river, else the first position left of the button (TDA 17)."""
+    n = len(folded)
+    return tuple(j for j in ((start + k) % n for k in range(n)) if not folded[j])
+
+
+def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
+               hole: Sequence[Sequence[Card]], board: Sequence[Card],
+               odd_chip: int) -> list[Award]:
+    """Award every pot (:func:`engine.betting.pots.build_pots`) to the best hand among its
+    eligible ``live`` positions; a split pot is shared in ``odd_chip`` units, the odd
+    chips in TDA 20-A order (:func:`engine.betting.pots.split_pot`)."""
+    contenders = [j for j in range(len(live)) if live[j]]
+    values: dict[int, int] = {}
+    if len(contenders) > 1:
+        board_ids = [c.id for c in board]
+        for j in contenders:
+            h = hole[j]
+            values[j] = evaluate_7_ids(h[0].id, h[1].id, *board_ids)
+    awards: list[Award] = []
+    for amount, elig in build_pots(committed, live, dead):
+        if len(elig) == 1:
+            winners = elig
+        else:
+            best = min(values[j] for j in elig)
+            winners = [j for j in elig if values[j] == best]
+        awards.append((amount, elig, split_pot(amount, winners, odd_chip)))
+    return awards
