@@ -17,7 +17,7 @@ Mapping (PHH standard, uoftcprg/phh-std):
 * ``winnings``: chips awarded from the pots; ``finishing_stacks`` once complete.
 * Bonus chips have no PHH field: they are written as the user field ``_bonus``.
 
-Write the text with :func:`engine.history.phh.dumps_hand` (``public=True`` hides every hole card
+Write the text with :func:`engine.history.phh_write.dumps_hand` (``public=True`` hides every hole card
 that was not shown).
 
 Raises:

@@ -386,8 +386,8 @@ class TableCore:
         self.undo = None
         effects: list[Effect] = []
         if not hand.is_void:
-            from engine.history.phh import dumps_hand
             from engine.history.phh_export import hand_to_phh
+            from engine.history.phh_write import dumps_hand
 
             phh = hand_to_phh(hand, extra={"hand": self.hand_number,
                                            "event": self.settings.name})

@@ -13,15 +13,12 @@ from engine.history.phh import (
     PhhCardError,
     PhhError,
     UnknownVariantError,
-    _toml_key,
-    _toml_string,
-    dumps_hand,
-    dumps_hands,
     format_amount,
     loads_hand,
     loads_hands,
     parse_action,
 )
+from engine.history.phh_write import _toml_key, _toml_string, dumps_hand, dumps_hands
 from tests.data_paths import REAL_PHH, data, real_phh_files
 
 
@@ -133,7 +130,8 @@ def test_malformed_hands(edit, words):
     assert words in str(info.value)
 
 
-@pytest.mark.parametrize("name", ["engine.history.phh", "engine.census"])
+@pytest.mark.parametrize("name", ["engine.history.phh", "engine.history.phh_write",
+                                  "engine.census"])
 def test_doctests(name):
     import doctest
     import importlib

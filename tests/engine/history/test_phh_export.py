@@ -8,9 +8,10 @@ from hypothesis import strategies as st
 
 from engine.betting.hand import Hand, HandConfig
 from engine.cards import Deck
-from engine.history.phh import PhhError, dumps_hand, dumps_hands, loads_hand, loads_hands
+from engine.history.phh import PhhError, loads_hand, loads_hands
 from engine.history.phh_export import hand_to_phh
 from engine.history.phh_replay import OK, replay_hand
+from engine.history.phh_write import dumps_hand, dumps_hands
 
 
 def play(cfg: HandConfig, rng: random.Random) -> Hand:
