@@ -68,13 +68,7 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     root = Canvas(surface)
     frame = Frame(faces=root.faces)
     top = STRIP_H if has_strip(state) else 0
-    layout = state.layout
-    if layout == "split" and (state.clock is None or state.table is None):
-        layout = "clock" if state.clock is not None else "table"
-    if layout == "clock" and state.clock is None:
-        layout = "table"
-    if layout == "table" and state.table is None:
-        layout = "clock" if state.clock is not None else "idle"
+    layout = _layout_drawn(state)
     offline = offline_display_seats(state)
     if state.room is not None and state.room.finished:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
@@ -101,8 +95,28 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
         root.text("POKER TABLE", "bold", 96, ACCENT, (root.dw / 2, root.dh / 2 - 40), "center")
         root.text("waiting for the tournament", "bold", 40, MUTED,
                   (root.dw / 2, root.dh / 2 + 50), "center")
+    _draw_overlays(root, state, layout, top)
+    return frame
+
+
+def _layout_drawn(state: ScreenState) -> str:
+    """The layout drawn for ``state``: its own, or what is left of it when the clock or
+    the table is missing (``idle`` when both are)."""
+    layout = state.layout
+    if layout == "split" and (state.clock is None or state.table is None):
+        layout = "clock" if state.clock is not None else "table"
+    if layout == "clock" and state.clock is None:
+        layout = "table"
+    if layout == "table" and state.table is None:
+        layout = "clock" if state.clock is not None else "idle"
+    return layout
+
+
+def _draw_overlays(root: Canvas, state: ScreenState, layout: str, top: float) -> None:
+    """What is drawn over the layout, in this order: the wheel, the odds panel, the
+    season, the pairing code, the ruling banner, the status strip."""
     if state.wheel is not None:
-        draw_wheel(Canvas(surface, root.rect(0, top, root.dw, root.dh - top),
+        draw_wheel(Canvas(root.surface, root.rect(0, top, root.dw, root.dh - top),
                           faces=root.faces), state.wheel, state.now)
     if state.odds is not None:  # over the table: beside the clock in the split layout
         draw_odds(root, state.odds, docked=layout == "split")
@@ -115,7 +129,6 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     if state.ruling is not None:  # clear of the odds panel at the bottom when it is up
         draw_ruling(root, state.ruling, at_top=state.odds is not None)
     draw_status_strip(root, state)
-    return frame
 
 
 def draw_screen(surface: pygame.Surface, state: ScreenState) -> None:

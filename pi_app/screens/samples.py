@@ -215,75 +215,99 @@ def busiest_state() -> ScreenState:
                        layout="table", room=ROOM, now=5.0)
 
 
-def cases() -> dict[str, tuple[ScreenState, tuple[int, int]]]:
-    """Every golden case: name -> (state, surface size)."""
+Case = tuple[ScreenState, tuple[int, int]]
+
+
+def _clock_variants() -> dict[str, ClockView]:
+    """The clock in the states the cases show besides :data:`CLOCK` (running)."""
     c = CLOCK
-    paused = replace(c, running=False, remaining_seconds=612.0, seconds_to_break=2412.0)
-    # on a break the view's blinds are the level the break leads to (engine.tournament.tournament)
-    # and so is the next level (the one the break leads to)
-    brk = replace(c, level_number=8, is_break=True, remaining_seconds=581.0,
-                  seconds_to_break=None, small_blind=300, big_blind=600, big_blind_ante=600,
-                  next_small_blind=300, next_big_blind=600, next_big_blind_ante=600,
-                  notices=("Color-up: the 25 chips leave at the end of the break",))
-    hands = replace(c, tournament_name="Phat Ace", level_number=12, small_blind=1_000,
-                    big_blind=2_000, big_blind_ante=2_000, remaining_seconds=None,
-                    hands_remaining=7, seconds_to_break=None, next_small_blind=1_500,
-                    next_big_blind=3_000, next_big_blind_ante=3_000, players_left=2, entrants=9,
-                    average_stack=90_000, chips_in_play=180_000, prize_pool=450,
-                    notices=("Heads-up: 7 hands per level",))
-    colour_up = replace(c, level_number=9, small_blind=300, big_blind=600, big_blind_ante=600,
-                        remaining_seconds=1200.0, next_small_blind=400, next_big_blind=800,
-                        next_big_blind_ante=800, seconds_to_break=3600.0,
-                        notices=("Color-up: 100 chips removed this level",
-                                 "Late registration closed"))
-    up_next = replace(c, remaining_seconds=0.0, notices=("Blinds up next hand",))
-    pre, side, show = table_preflop(), table_side_pots(), table_showdown()
-    offline_table = replace(pre, seats=tuple(
-        replace(s, display_online=False) if s.seat == 3 else s for s in pre.seats))
-    out: dict[str, tuple[ScreenState, tuple[int, int]]] = {
+    return {
+        "paused": replace(c, running=False, remaining_seconds=612.0, seconds_to_break=2412.0),
+        # on a break the view's blinds are the level the break leads to
+        # (engine.tournament.tournament) and so is the next level
+        "break": replace(c, level_number=8, is_break=True, remaining_seconds=581.0,
+                         seconds_to_break=None, small_blind=300, big_blind=600,
+                         big_blind_ante=600, next_small_blind=300, next_big_blind=600,
+                         next_big_blind_ante=600,
+                         notices=("Color-up: the 25 chips leave at the end of the break",)),
+        "hands": replace(c, tournament_name="Phat Ace", level_number=12, small_blind=1_000,
+                         big_blind=2_000, big_blind_ante=2_000, remaining_seconds=None,
+                         hands_remaining=7, seconds_to_break=None, next_small_blind=1_500,
+                         next_big_blind=3_000, next_big_blind_ante=3_000, players_left=2,
+                         entrants=9, average_stack=90_000, chips_in_play=180_000,
+                         prize_pool=450, notices=("Heads-up: 7 hands per level",)),
+        "color_up": replace(c, level_number=9, small_blind=300, big_blind=600,
+                            big_blind_ante=600, remaining_seconds=1200.0, next_small_blind=400,
+                            next_big_blind=800, next_big_blind_ante=800,
+                            seconds_to_break=3600.0,
+                            notices=("Color-up: 100 chips removed this level",
+                                     "Late registration closed")),
+        "up_next": replace(c, remaining_seconds=0.0, notices=("Blinds up next hand",)),
+    }
+
+
+def _clock_cases(k: dict[str, ClockView]) -> dict[str, Case]:
+    """The cases with the clock alone (the clock layout, the wheel, a banner over it)."""
+    c = CLOCK
+    return {
         "clock_running": (ScreenState(clock=c, layout="clock", now=10.0), FULL_HD),
-        "clock_paused": (ScreenState(clock=paused, layout="clock"), FULL_HD),
-        "clock_break": (ScreenState(clock=brk, layout="clock"), FULL_HD),
-        "clock_hands": (ScreenState(clock=hands, layout="clock"), FULL_HD),
-        "clock_color_up": (ScreenState(clock=colour_up, layout="clock"), FULL_HD),
-        "clock_blinds_up_next_hand": (ScreenState(clock=up_next, layout="clock"), FULL_HD),
+        "clock_paused": (ScreenState(clock=k["paused"], layout="clock"), FULL_HD),
+        "clock_break": (ScreenState(clock=k["break"], layout="clock"), FULL_HD),
+        "clock_hands": (ScreenState(clock=k["hands"], layout="clock"), FULL_HD),
+        "clock_color_up": (ScreenState(clock=k["color_up"], layout="clock"), FULL_HD),
+        "clock_blinds_up_next_hand": (ScreenState(clock=k["up_next"], layout="clock"),
+                                      FULL_HD),
         "wheel_mid_spin": (ScreenState(clock=c, wheel=WHEEL, layout="clock", now=102.0),
                            FULL_HD),
         "wheel_landed": (ScreenState(clock=c, wheel=WHEEL, layout="clock", now=110.0), FULL_HD),
+        "ruling_over_clock": (ScreenState(clock=c, ruling=RULING, layout="clock"), FULL_HD),
+        "alarm": (ScreenState(clock=c, layout="clock",
+                              alarms=("Journal write failed: disk full",)), FULL_HD),
+        "hd_clock_running": (ScreenState(clock=c, layout="clock"), HD),
+        "pairing_over_clock": (with_pairing(ScreenState(clock=c, layout="clock"),
+                                            PAIR_CODE, PAIR_URL), FULL_HD),
+        "hd_clock_break": (ScreenState(clock=k["break"], layout="clock"), HD),
+    }
+
+
+def _table_cases(k: dict[str, ClockView]) -> dict[str, Case]:
+    """The cases with the table (the table and split layouts, the odds, banners)."""
+    c = CLOCK
+    pre, side, show = table_preflop(), table_side_pots(), table_showdown()
+    offline_table = replace(pre, seats=tuple(
+        replace(s, display_online=False) if s.seat == 3 else s for s in pre.seats))
+    allin = ScreenState(clock=c, table=table_all_in(), odds=odds_all_in(), layout="split")
+    return {
         "table_preflop": (ScreenState(table=pre, layout="table"), FULL_HD),
         "table_side_pots": (ScreenState(table=side, layout="table"), FULL_HD),
         "table_showdown": (ScreenState(table=show, layout="table"), FULL_HD),
         "table_ten_seats": (ScreenState(table=table_ten_seats(), layout="table"), FULL_HD),
         "split_ten_seats": (ScreenState(clock=c, table=table_ten_seats(), layout="split"),
                             FULL_HD),
-        "ruling_over_clock": (ScreenState(clock=c, ruling=RULING, layout="clock"), FULL_HD),
         "ruling_over_table": (ScreenState(table=side, layout="table",
                                           ruling=replace(RULING, status="confirmed")), FULL_HD),
         "offline_displays": (ScreenState(table=offline_table, layout="table",
                                          offline=("display:7", "shoe")), FULL_HD),
-        "alarm": (ScreenState(clock=c, layout="clock",
-                              alarms=("Journal write failed: disk full",)), FULL_HD),
         "split_preflop": (ScreenState(clock=c, table=pre, layout="split"), FULL_HD),
-        "split_showdown": (ScreenState(clock=paused, table=show, layout="split"), FULL_HD),
-        "hd_clock_running": (ScreenState(clock=c, layout="clock"), HD),
+        "split_showdown": (ScreenState(clock=k["paused"], table=show, layout="split"), FULL_HD),
         "hd_table_showdown": (ScreenState(table=show, layout="table"), HD),
         "hd_split_side_pots": (ScreenState(clock=c, table=side, layout="split",
                                            offline=("display:2",)), HD),
         "hd_ruling_over_table": (ScreenState(table=pre, ruling=RULING, layout="table"), HD),
         "hd_wheel_landed": (ScreenState(clock=c, wheel=WHEEL, layout="split", table=pre,
                                         now=110.0), HD),
-        "pairing_over_clock": (with_pairing(ScreenState(clock=c, layout="clock"),
-                                            PAIR_CODE, PAIR_URL), FULL_HD),
         "hd_pairing_over_split": (with_pairing(ScreenState(clock=c, table=pre, layout="split"),
                                                PAIR_CODE, PAIR_URL), HD),
-    }
-    allin = ScreenState(clock=c, table=table_all_in(), odds=odds_all_in(), layout="split")
-    out.update({
         "split_all_in_odds": (allin, FULL_HD), "hd_split_all_in_odds": (allin, HD),
         "ruling_over_all_in_odds": (busiest_state(), FULL_HD),
         "hd_ruling_over_split_odds": (replace(allin, ruling=RULING), HD),
-        "hd_clock_break": (ScreenState(clock=brk, layout="clock"), HD),
-    })
+    }
+
+
+def cases() -> dict[str, Case]:
+    """Every golden case: name -> (state, surface size)."""
+    k = _clock_variants()
+    out = {**_clock_cases(k), **_table_cases(k)}
     # the room's panels on every case but the paused clock (drawn without them)
     out = {name: (st if name == "clock_paused" else replace(st, room=ROOM), size)
            for name, (st, size) in out.items()}

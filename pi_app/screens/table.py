@@ -94,17 +94,7 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
         cv = Canvas(surf, cv.area, (cv.dw / k, cv.dh / k), cv.faces, screen_h=cv.screen_h)
     _draw_felt(cv)
     cx, cy = cv.dw / 2, cv.dh / 2
-    # hand header in the bottom-right corner (outside the oval, clear of every seat)
-    lines = [(f"HAND #{view.hand_number}", 32, TEXT),
-             (STREET_NAMES.get(view.street, view.street.upper()), 32, ACCENT)]
-    lines.append((f"{fmt_chips(view.small_blind)} / {fmt_chips(view.big_blind)}", 32, MUTED))
-    if view.ante:
-        lines.append((f"ANTE {fmt_chips(view.ante)}", 32, MUTED))
-    yb = cv.dh - 10
-    for text, size, colour in reversed(lines):
-        r = cv.text(text, "bold", size, colour, (cv.dw - 16, yb), "bottomright",
-                    max_width=min(440, cv.dw * 0.3))
-        yb -= r.h / cv.s + 2
+    _draw_hand_header(cv, view)
     _draw_pots(cv, view, cy - 150)
     _draw_board(cv, view, cy - 92)
     bx0, btop, bcw, bch, bgap = _board_rect(cv, cy - 92)
@@ -115,13 +105,7 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
                 "midtop", max_width=cv.dw * 0.5)
     pos = seat_positions(cv, [s.seat for s in view.seats] or [1])
     descr = {ln.seat: ln.description for ln in view.showdown}
-    won: dict[int, int] = {}
-    for p in view.pots:
-        for seat, chips in p.awarded:
-            won[seat] = won.get(seat, 0) + chips
-    for line in view.showdown:
-        if line.won and line.seat not in won:
-            won[line.seat] = line.won
+    won = _won_by_seat(view)
     leader = chip_leader(view)
     bounty = room.bounty_holder if room is not None else ""
     for s in view.seats:
@@ -140,6 +124,33 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
             x, y, _a = pos[s.seat]
             _draw_badges(cv, x, y, won=won.get(s.seat, 0), leader=s.seat == leader,
                          bounty=bool(bounty) and s.name == bounty)
+
+
+def _draw_hand_header(cv: Canvas, view: TablePublicView) -> None:
+    """The hand's number, street, blinds and ante in the bottom-right corner (outside the
+    oval, clear of every seat)."""
+    lines = [(f"HAND #{view.hand_number}", 32, TEXT),
+             (STREET_NAMES.get(view.street, view.street.upper()), 32, ACCENT)]
+    lines.append((f"{fmt_chips(view.small_blind)} / {fmt_chips(view.big_blind)}", 32, MUTED))
+    if view.ante:
+        lines.append((f"ANTE {fmt_chips(view.ante)}", 32, MUTED))
+    yb = cv.dh - 10
+    for text, size, colour in reversed(lines):
+        r = cv.text(text, "bold", size, colour, (cv.dw - 16, yb), "bottomright",
+                    max_width=min(440, cv.dw * 0.3))
+        yb -= r.h / cv.s + 2
+
+
+def _won_by_seat(view: TablePublicView) -> dict[int, int]:
+    """Seat -> chips won in this hand: the pots awarded, else the showdown's lines."""
+    won: dict[int, int] = {}
+    for p in view.pots:
+        for seat, chips in p.awarded:
+            won[seat] = won.get(seat, 0) + chips
+    for line in view.showdown:
+        if line.won and line.seat not in won:
+            won[line.seat] = line.won
+    return won
 
 
 def chip_leader(view: TablePublicView) -> int | None:

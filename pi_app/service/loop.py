@@ -38,7 +38,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from engine.effects import ShoeCommand
+from engine.effects import Effect, ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
 from pi_app.service.changes import ViewChanges
@@ -164,12 +164,7 @@ class ServiceLoop:
         return verdict
 
     def _handle(self, event: Event) -> tuple[str, str | None]:
-        last_t = max((x for x in (self.journal.last_t, self._applied_t) if x is not None),
-                     default=None)
-        if last_t is not None and event.t < last_t:
-            # journal time never goes back (an event stamped by another thread just before
-            # a clock tick the loop applied first): also before the precheck sees it
-            event = dataclasses.replace(event, t=last_t)
+        event = self._monotonic(event)
         precheck = getattr(self.core, "precheck", None)
         if precheck is not None:
             refusal = precheck(event)
@@ -179,29 +174,9 @@ class ServiceLoop:
         if isinstance(event, ClockTick) and self.journal_error is None \
                 and not self._journal_tick(event):
             return self._apply_unjournaled(event), None
-        if self.journal_error is not None and starts_new_hand(self.core, event):
-            try:
-                self.journal.probe()
-            except JournalUnavailable as perr:
-                self._journal_failed(perr)
-                log.warning("refused %s: journal unavailable (%s)", event.TYPE, perr.reason)
-                self.counts[REFUSED] += 1
-                self.render()
-                return REFUSED, f"journal unavailable ({perr.reason})"
-        try:
-            self.journal.append(event)
-        except JournalUnavailable as aerr:
-            self._journal_failed(aerr)
-            if isinstance(event, ClockTick):
-                self._apply_display_only(event)
-                self.counts[DISPLAY_ONLY] += 1
-                return DISPLAY_ONLY, None
-            log.warning("refused %s: journal unavailable (%s)", event.TYPE, aerr.reason)
-            self.counts[REFUSED] += 1
-            self.render()
-            return REFUSED, f"journal unavailable ({aerr.reason})"
-        if self.journal_error is not None:
-            self._journal_recovered()
+        refused = self._journal_event(event)
+        if refused is not None:
+            return refused
         effects, err = apply_event(self.core, event)
         self._applied_t = event.t
         kill_point("apply")
@@ -211,6 +186,56 @@ class ServiceLoop:
                 log.error("core raised %s on %s", type(err).__name__, event.TYPE,
                           exc_info=err)
         self._render_due = True  # drawn by handle(), after the observers
+        self._after_apply(effects)
+        if err is not None:
+            self.counts[REJECTED] += 1
+            return REJECTED, str(err).splitlines()[0] if str(err) else type(err).__name__
+        self.counts[APPLIED] += 1
+        return APPLIED, None
+
+    def _monotonic(self, event: Event) -> Event:
+        """``event``, its time moved up to the last journaled or applied time if it is
+        earlier: journal time never goes back (an event stamped by another thread just
+        before a clock tick the loop applied first); done before the precheck sees it."""
+        last_t = max((x for x in (self.journal.last_t, self._applied_t) if x is not None),
+                     default=None)
+        if last_t is not None and event.t < last_t:
+            return dataclasses.replace(event, t=last_t)
+        return event
+
+    def _journal_event(self, event: Event) -> tuple[str, str | None] | None:
+        """Journal ``event`` before it is applied; None when it is journaled, else the
+        verdict: a refusal while the journal is down (a new hand is not started without
+        it), or display-only for a clock tick."""
+        if self.journal_error is not None and starts_new_hand(self.core, event):
+            try:
+                self.journal.probe()
+            except JournalUnavailable as perr:
+                return self._refuse_unjournaled(event, perr)
+        try:
+            self.journal.append(event)
+        except JournalUnavailable as aerr:
+            if isinstance(event, ClockTick):
+                self._journal_failed(aerr)
+                self._apply_display_only(event)
+                self.counts[DISPLAY_ONLY] += 1
+                return DISPLAY_ONLY, None
+            return self._refuse_unjournaled(event, aerr)
+        if self.journal_error is not None:
+            self._journal_recovered()
+        return None
+
+    def _refuse_unjournaled(self, event: Event,
+                            err: JournalUnavailable) -> tuple[str, str | None]:
+        self._journal_failed(err)
+        log.warning("refused %s: journal unavailable (%s)", event.TYPE, err.reason)
+        self.counts[REFUSED] += 1
+        self.render()
+        return REFUSED, f"journal unavailable ({err.reason})"
+
+    def _after_apply(self, effects: list[Effect]) -> None:
+        """Run the effects of an applied event; a hand history the disk refused, or a
+        snapshot that cannot be written, puts the journal's alarm up."""
         self.effects.run(effects)
         if self.effects.disk_errors:
             exc = self.effects.disk_errors[-1]
@@ -225,11 +250,6 @@ class ServiceLoop:
             except JournalUnavailable as jerr:
                 self._journal_failed(jerr)
                 self.render()
-        if err is not None:
-            self.counts[REJECTED] += 1
-            return REJECTED, str(err).splitlines()[0] if str(err) else type(err).__name__
-        self.counts[APPLIED] += 1
-        return APPLIED, None
 
     def _journal_tick(self, tick: ClockTick) -> bool:
         """Whether ``tick`` goes to the journal (see the module docstring)."""
