@@ -11,9 +11,12 @@ only the rare inputs that may end in a ruling (a card out of sequence, a duplica
 foreign tag, a declaration) keep a copy, the one an override of that ruling goes back to.
 The core changes its own fields only after the procedure accepted the event
 (:mod:`engine.table.core`).  The rare operator inputs (NEXT HAND, PAUSE/RESUME, the
-operator's commands: a few per hand) change the tournament in several steps, so
-:class:`Guard` keeps a structural copy of the tournament and of the core's own fields (no
-dict round trip: a few dozen objects) and puts them back if a step refuses.
+operator's commands, the console's commands: a few per hand) change the tournament in
+several steps, so :class:`Guard` keeps a structural copy of the tournament, of the core's
+own fields and of the console's state (no dict round trip: a few dozen objects) and puts
+them back if a step refuses.  The console's precheck tries a command on a
+:func:`trial_copy` of the core, made the same way, never on the core itself (the web
+pages read the core from other threads).
 
 >>> from engine.table.core import TableCore, TableSettings
 >>> from engine.events import DealerCommand
@@ -30,6 +33,7 @@ True
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 #: the core's own fields that the rare inputs change (the tournament is copied apart)
@@ -77,7 +81,8 @@ def undo_after(undo: Any, proc: Any) -> Any:
 
 
 class Guard:
-    """Keeps the tournament and the core's fields of ``core`` to put back on a refusal.
+    """Keeps the tournament, the core's fields and the console's state of ``core`` to put
+    back on a refusal.
 
     Usage: ``g = Guard(core)``, then on an exception ``g.restore()`` and re-raise.
     """
@@ -86,11 +91,39 @@ class Guard:
         self.core = core
         self.tournament = copy_tournament(core.tournament)
         self.fields = {name: _copy_field(getattr(core, name)) for name in CORE_FIELDS}
+        self.console = copy_console(core.console)
 
     def restore(self) -> None:
         self.core.tournament = self.tournament
         for name, value in self.fields.items():
             setattr(self.core, name, value)
+        self.core.console = self.console
+
+
+def copy_console(state: Any) -> Any:
+    """A copy of a :class:`engine.table.console_base.ConsoleState` that shares no list
+    with it (the audit's entries, never changed once added, are shared)."""
+    return dataclasses.replace(state, waiting=list(state.waiting), away=list(state.away),
+                               audit=list(state.audit), requests=list(state.requests),
+                               level_minutes=None if state.level_minutes is None
+                               else list(state.level_minutes))
+
+
+def trial_copy(core: Any) -> Any:
+    """A copy of a :class:`engine.table.core.TableCore` to try an input on, sharing nothing
+    the input may change with ``core``: the tournament, the core's fields, the console's
+    state, the dealing procedure and the UNDO's procedure are copied as above; the
+    settings, the deck registry and the structure (never changed by an input) are shared."""
+    clone = copy.copy(core)
+    clone.tournament = copy_tournament(core.tournament)
+    for name in CORE_FIELDS:
+        setattr(clone, name, _copy_field(getattr(core, name)))
+    clone.console = copy_console(core.console)
+    if core.proc is not None:
+        clone.proc = copy_procedure(core.proc)
+    if core.undo is not None:
+        clone.undo = copy_procedure(core.undo)
+    return clone
 
 
 def _copy_field(value: Any) -> Any:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from engine.effects import Effect, LogLine
 from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, Event
+from engine.table.atomic import trial_copy
 from engine.table.console_base import (
     AUDIT_SHOWN,
     MAX_NAME,
@@ -89,28 +90,19 @@ class Refusal(str):
 
 def precheck(core: ConsoleCore, event: Event) -> Refusal | None:
     """Why a console command would be refused now, or None if it fits (and for any other
-    event).  Changes nothing: the command is tried on a copy of the core."""
+    event).  Changes nothing: the command is tried on a structural copy of the core
+    (:func:`engine.table.atomic.trial_copy`; no snapshot of the table)."""
     if not isinstance(event, ConsoleCommand):
         return None
     try:
         _check_command(core, event)
-        _dry_copy(core).apply(event)
+        trial_copy(core).apply(event)
     except (PokerTableError, ValueError, KeyError, TypeError) as exc:
         text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
         kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, KeyError, TypeError))
                 else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
         return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
     return None
-
-
-def _dry_copy(core: ConsoleCore) -> ConsoleCore:
-    """A copy of ``core`` to try a command on: its snapshot restored over the same
-    (immutable) structure and deck registry, without parsing the structure again."""
-    from engine.tournament.tournament import Tournament
-
-    clone = type(core)(core.settings, Tournament(core.tournament.structure), core.registry)
-    clone._load(core.snapshot())
-    return clone
 
 
 def apply_command(core: ConsoleCore, ev: ConsoleCommand) -> list[Effect]:

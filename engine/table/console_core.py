@@ -10,8 +10,7 @@ structurally: the type check verifies it wherever the core hands itself to them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.betting.hand import Hand
 from engine.betting.seat_input import SeatInput
@@ -41,8 +40,8 @@ class ConsoleCore(Protocol):
 
     Chips are ints, seats 1-based, times in seconds.  The ``_``-named members are the
     core's own steps that a command takes part in (a player action, a dealer command, a
-    shoe event, the clock's alerts); the console's dry run builds a copy with
-    ``type(core)(settings, tournament, registry)`` and ``_load`` (a snapshot)."""
+    shoe event, the clock's alerts); the console's precheck tries a command with ``apply``
+    on a structural copy (:func:`engine.table.atomic.trial_copy`)."""
 
     proc: DealingProcedure | None
     undo: DealingProcedure | None
@@ -53,9 +52,6 @@ class ConsoleCore(Protocol):
     offline: set[str]
     shoe_draws: int
     console: ConsoleState
-
-    def __init__(self, settings: ConsoleSettings, tournament: Tournament,
-                 registry: DeckRegistry) -> None: ...
 
     @property
     def settings(self) -> ConsoleSettings: ...
@@ -78,10 +74,6 @@ class ConsoleCore(Protocol):
     def names(self) -> dict[int, str]: ...
 
     def apply(self, event: Event) -> list[Effect]: ...
-
-    def snapshot(self) -> dict[str, Any]: ...
-
-    def _load(self, d: Mapping[str, Any]) -> None: ...
 
     def _player_action(self, ev: PlayerAction) -> list[Effect]: ...
 

@@ -182,14 +182,7 @@ class TableCore:
         if event.t < self.last_t:
             raise InvalidInputError(f"event time {event.t} is before the last event "
                                     f"({self.last_t}); times are monotonic")
-        if isinstance(event, ConsoleCommand):  # many parts at once: the whole state back
-            before = self.snapshot()
-            try:
-                effects = self._dispatch(event) + console_after_event(self, event.t)
-            except Exception:
-                self._load(before)
-                raise
-        elif _guarded(event, self):
+        if _guarded(event, self):
             guard = Guard(self)
             try:
                 effects = self._dispatch(event) + console_after_event(self, event.t)
@@ -543,8 +536,9 @@ class TableCore:
 
 def _guarded(event: Event, core: TableCore) -> bool:
     """The rare inputs that change the tournament in several steps (see
-    :mod:`engine.table.atomic`): NEXT HAND starting a hand, PAUSE/RESUME, operator commands."""
-    if isinstance(event, DealerCommand):
+    :mod:`engine.table.atomic`): NEXT HAND starting a hand, PAUSE/RESUME, the operator's
+    and the console's commands."""
+    if isinstance(event, (DealerCommand, ConsoleCommand)):
         return True
     if isinstance(event, DealerButton) and event.button == "pause_resume":
         return True

@@ -18,4 +18,4 @@ def test_the_table_core_has_every_member_the_console_uses():
     assert missing == set()
     assert {name for name in _members(ConsoleSettings)
             if not hasattr(core.settings, name)} == set()
-    assert _members(ConsoleCore) >= {"tournament", "proc", "console", "_load", "apply"}
+    assert _members(ConsoleCore) >= {"tournament", "proc", "console", "apply"}
