@@ -255,6 +255,8 @@ def back(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 def fold_away(core: ConsoleCore, t: float) -> list[Effect]:
     """Kill the hand of an away player who is to act (check when checking is free)."""
+    if not core.console.away:  # the common case, after every event: nothing to look up
+        return []
     away = [s for s in core.console.away if s in core.tournament.stacks()]
     core.console.away = away
     effects: list[Effect] = []
