@@ -29,7 +29,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from engine.errors import InvalidInputError
+from engine.cards import Card
+from engine.errors import InvalidCardError, InvalidInputError
 from engine.input_file import InputFileError, check_nesting
 from engine.text import UnsafeTextError, check_text, shown
 
@@ -42,6 +43,8 @@ MAX_HAND = 10**9             #: hands of one table in one night, with room to sp
 MAX_SEQ = 2**63 - 1          #: a journal's row id
 MAX_MS = 24 * 3600 * 1000    #: a level's remaining time, in milliseconds
 MAX_HELD = 256               #: messages from the future held per sender
+MAX_PLAYERS = MAX_TABLES * MAX_SEATS  #: players of one venue, every seat taken
+MAX_SHOWN = 2 * MAX_SEATS    #: hole cards shown at one table in one hand
 MOVE_REASONS = ("draw", "late_entry", "balance", "break", "final_table")
 _USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 _ENVELOPE_KEYS = {"v", "from", "seq", "kind", "for_hand", "body"}
@@ -110,9 +113,46 @@ def _stacks(value: Any, where: str) -> tuple[tuple[str, int], ...]:
     return tuple(pairs)
 
 
+def _card(value: Any, where: str) -> str:
+    """A card as the engine writes it (``As``, ``Td``)."""
+    try:
+        if not isinstance(value, str) or len(value) != 2 or str(Card.parse(value)) != value:
+            raise InvalidCardError("not a card")
+        return value
+    except InvalidCardError:
+        raise MessageError(f"{where} must be a card like As or Td, got {shown(value)}") from None
+
+
+def _rows(*checks: Check, most: int, unique: bool = True, what: str = "item") -> Check:
+    """A list of at most ``most`` rows ``[a, b, ...]``, each value checked by the check
+    in its column (one check: a plain list of values); ``unique``: no two rows share
+    their first value."""
+    def check(value: Any, where: str) -> tuple[Any, ...]:
+        if not isinstance(value, (list, tuple)) or len(value) > most:
+            raise MessageError(f"{where} must be a list of at most {most} rows")
+        if len(checks) == 1:  # a plain list of values
+            rows: list[Any] = [checks[0](v, f"{where}[{i}]") for i, v in enumerate(value)]
+            firsts = rows
+        else:
+            rows = []
+            for i, item in enumerate(value):
+                if not isinstance(item, (list, tuple)) or len(item) != len(checks):
+                    raise MessageError(f"{where}[{i}] must be a row of {len(checks)} values")
+                rows.append(tuple(c(v, f"{where}[{i}]") for c, v in zip(checks, item,
+                                                                       strict=True)))
+            firsts = [r[0] for r in rows]
+        if unique and len(set(firsts)) != len(firsts):
+            raise MessageError(f"{where} names the same {what} twice")
+        return tuple(rows)
+    return check
+
+
 SEAT, TABLE = _integer(1, MAX_SEATS), _integer(1, MAX_TABLES)
 CHIPS, HAND = _integer(0, MAX_CHIPS), _integer(0, MAX_HAND)
 SEQ = _integer(1, MAX_SEQ)
+MARK = _integer(0, MAX_SEQ)  #: a highest seq applied (0: none yet)
+PLACE = _integer(1, MAX_PLAYERS)
+LEVEL_INDEX = _integer(0, 999)
 
 
 def _f(check: Check) -> Any:
@@ -192,11 +232,13 @@ class HandStarted:
 @dataclass(frozen=True)
 class HandFinished:
     """Hand ``hand`` ended: ``chips`` per player seated; ``busted``: (player, chips at the
-    start of the hand), in the order they finish."""
+    start of the hand), in the order they finish; ``elapsed_ms``: milliseconds of the
+    table's clock the hand took (the director's virtual clock in the simulation)."""
     KIND: ClassVar[str] = "hand_finished"
     hand: int = _f(HAND)
     chips: tuple[tuple[str, int], ...] = _f(_stacks)
     busted: tuple[tuple[str, int], ...] = _f(_stacks)
+    elapsed_ms: int = _f(_integer(0, MAX_MS))
 
 
 @dataclass(frozen=True)
@@ -230,10 +272,54 @@ class Resumed:
     hand: int = _f(HAND)
 
 
+# --- retained "latest value" bodies ----------------------------------------------------
+@dataclass(frozen=True)
+class VenueState:
+    """The director's public state (retained on ``director/state``).
+
+    ``round``: boundaries decided so far; ``seated``: (player, table, seat) of every
+    player at a table; ``pending``: (player, from table, to table) of every move not yet
+    seated (held for an offline table too); ``places``: (player, place) of every player
+    out, 1-based, tied players sharing a place; ``applied``: (table, highest report seq
+    the director applied): the acknowledgement of each table's reports; ``broken``: the
+    tables broken, in order; ``final_table``: the final table's number (0: not yet);
+    ``finished``: a winner is known.
+    """
+    KIND: ClassVar[str] = "venue_state"
+    round: int = _f(HAND)
+    seated: tuple[tuple[str, int, int], ...] = _f(_rows(_name, TABLE, SEAT, most=MAX_PLAYERS))
+    pending: tuple[tuple[str, int, int], ...] = _f(_rows(_name, TABLE, TABLE,
+                                                         most=MAX_PLAYERS))
+    places: tuple[tuple[str, int], ...] = _f(_rows(_name, PLACE, most=MAX_PLAYERS))
+    applied: tuple[tuple[int, int], ...] = _f(_rows(TABLE, MARK, most=MAX_TABLES))
+    broken: tuple[int, ...] = _f(_rows(TABLE, most=MAX_TABLES))
+    final_table: int = _f(_integer(0, MAX_TABLES))
+    finished: bool = _f(_flag)
+
+
+@dataclass(frozen=True)
+class TablePublic:
+    """A table's public view (retained on ``table/N/public``), from its public screen
+    state only: ``hand`` number, ``level`` index, ``players`` (player, seat, chips),
+    the ``board`` and the hole cards ``shown`` face up (player, card), never another;
+    ``applied``: the highest director command seq the table applied."""
+    KIND: ClassVar[str] = "table_public"
+    hand: int = _f(HAND)
+    level: int = _f(LEVEL_INDEX)
+    players: tuple[tuple[str, int, int], ...] = _f(_rows(_name, SEAT, CHIPS, most=MAX_SEATS))
+    board: tuple[str, ...] = _f(_rows(_card, most=5))
+    shown: tuple[tuple[str, str], ...] = _f(_rows(_name, _card, most=MAX_SHOWN,
+                                                  unique=False))
+    applied: int = _f(MARK)
+
+
 KINDS: dict[str, type] = {cls.KIND: cls for cls in (
-    SeatPlayer, MovePlayer, Signal, Level, Clock, Go, HandStarted, HandFinished, Moved, Applied, Refused, Resumed)}
+    SeatPlayer, MovePlayer, Signal, Level, Clock, Go, HandStarted, HandFinished, Moved,
+    Applied, Refused, Resumed, VenueState, TablePublic)}
 #: Kinds the director sends; the tables send the others.
-DIRECTOR_KINDS = frozenset({"seat", "move", "signal", "level", "clock", "go"})
+DIRECTOR_KINDS = frozenset({"seat", "move", "signal", "level", "clock", "go", "venue_state"})
+#: Kinds on retained "latest value" topics (applied with :meth:`Inbox.offer_latest`).
+LATEST_KINDS = frozenset({"clock", "venue_state", "table_public"})
 
 
 @dataclass(frozen=True)
@@ -350,6 +436,23 @@ def check_origin(topic: str, env: Envelope, director: str,
         raise MessageError(f"{shown(topic, 60)}: not a topic of {shown(env.sender)}")
     if (env.kind in DIRECTOR_KINDS) != (env.sender == director):
         raise MessageError(f"{shown(env.sender)} does not send {env.kind} messages")
+    if env.kind not in _TOPIC_KINDS.get(topic.rpartition("/")[2], ()):
+        raise MessageError(f"{shown(topic, 60)}: no {env.kind} messages on this topic")
+
+
+#: The kinds each topic carries, by its last part (docs/design/venue-topics.md).
+_TOPIC_KINDS: dict[str, frozenset[str]] = {
+    "state": frozenset({"venue_state"}), "clock": frozenset({"clock"}),
+    "public": frozenset({"table_public"}),
+    "command": DIRECTOR_KINDS - LATEST_KINDS,
+    "report": frozenset(KINDS) - DIRECTOR_KINDS - LATEST_KINDS,
+}
+
+
+def is_latest_topic(topic: str) -> bool:
+    """Whether ``topic`` holds a retained "latest value" (the director's state and clock, a
+    table's public view): applied with :meth:`Inbox.offer_latest`, gaps and all."""
+    return topic.rpartition("/")[2] in ("state", "clock", "public")
 
 
 @dataclass

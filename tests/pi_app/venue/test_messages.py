@@ -31,6 +31,8 @@ from pi_app.venue.messages import (
     Resumed,
     SeatPlayer,
     Signal,
+    TablePublic,
+    VenueState,
     check_origin,
     decode,
     encode,
@@ -40,8 +42,12 @@ SAMPLES = [
     SeatPlayer("Ann", 4, 20000, "balance"), MovePlayer("Bob", 3, 2, 7), Signal("break"),
     Signal("hold"), Level(5, 200, 400, 400), Clock(5, True, 59_500), Signal("pause"),
     Signal("resume"), Go(58), HandStarted(57, 3, 4, 6),
-    HandFinished(57, (("Ann", 5200), ("Cy", 3100)), (("Bob", 900),)),
+    HandFinished(57, (("Ann", 5200), ("Cy", 3100)), (("Bob", 900),), 95_000),
     Moved(12, "Ann", 20000), Applied(12), Refused(12, "hand 57 is over"), Resumed(57),
+    VenueState(14, (("Ann", 1, 4), ("Cy", 2, 1)), (("Bob", 1, 2),), (("Dee", 5), ("Eve", 5)),
+               ((1, 31), (2, 29)), (3,), 0, False),
+    TablePublic(57, 5, (("Ann", 4, 5200), ("Cy", 6, 3100)), ("As", "Td", "2c"),
+                (("Ann", "Kh"), ("Ann", "Kd")), 12),
 ]
 TABLES = {1: "table1", 2: "table2"}
 GOOD = {"v": 1, "from": "table2", "seq": 3, "kind": "hand_started", "for_hand": 56,
@@ -137,9 +143,51 @@ def test_a_bad_seat_command_is_refused(body, message):
 ])
 def test_bad_stacks_in_a_report_are_refused(chips, message):
     data = json.dumps({"v": 1, "from": "table1", "seq": 1, "kind": "hand_finished",
-                       "for_hand": 1, "body": {"hand": 1, "chips": chips, "busted": []}})
+                       "for_hand": 1, "body": {"hand": 1, "chips": chips, "busted": [],
+                                                    "elapsed_ms": 0}})
     with pytest.raises(MessageError, match=message):
         decode(data.encode())
+
+
+def _latest(kind, body):
+    sender = "director" if kind == "venue_state" else "table1"
+    return json.dumps({"v": 1, "from": sender, "seq": 1, "kind": kind, "for_hand": None,
+                       "body": body}).encode()
+
+
+STATE = {"round": 1, "seated": [], "pending": [], "places": [], "applied": [],
+         "broken": [], "final_table": 0, "finished": False}
+PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "applied": 0}
+
+
+@pytest.mark.parametrize("kind, base, change, message", [
+    ("venue_state", STATE, {"seated": [["Ann", 65, 1]]}, "seated\\[0\\] must be"),
+    ("venue_state", STATE, {"seated": [["Ann", 1, 1], ["Ann", 2, 1]]}, "twice"),
+    ("venue_state", STATE, {"seated": [["Ann", 1]]}, "a row of 3 values"),
+    ("venue_state", STATE, {"places": [["Ann", 0]]}, "places\\[0\\] must be"),
+    ("venue_state", STATE, {"applied": [[1, -1]]}, "applied\\[0\\] must be"),
+    ("venue_state", STATE, {"broken": [1, 1]}, "twice"),
+    ("venue_state", STATE, {"broken": list(range(1, 66))}, "at most 64 rows"),
+    ("venue_state", STATE, {"finished": 1}, "true or false"),
+    ("table_public", PUBLIC, {"board": ["As", "Kd", "Qh", "Jc", "Tc", "9c"]}, "at most 5"),
+    ("table_public", PUBLIC, {"board": ["1x"]}, "must be a card"),
+    ("table_public", PUBLIC, {"board": ["as"]}, "must be a card"),
+    ("table_public", PUBLIC, {"shown": [["Ann", "AsKd"]]}, "must be a card"),
+    ("table_public", PUBLIC, {"players": [["Ann", 1, 5]] * 11}, "at most 10"),
+    ("table_public", PUBLIC, {"level": 1000}, "level must be"),
+])
+def test_bad_retained_state_is_refused(kind, base, change, message):
+    with pytest.raises(MessageError, match=message):
+        decode(_latest(kind, base | change))
+    assert decode(_latest(kind, base)).kind == kind
+
+
+def test_retained_state_is_latest_value_and_only_the_directors():
+    assert messages.LATEST_KINDS == {"clock", "venue_state", "table_public"}
+    with pytest.raises(MessageError, match="does not send"):
+        check_origin("pokertable/1/table/1/public",
+                      Envelope("table1", 1, VenueState(0, (), (), (), (), (), 0, False)),
+                      "director", TABLES)
 
 
 def test_an_out_of_bounds_message_is_never_encoded():
@@ -186,6 +234,9 @@ def test_random_bodies_decode_to_a_valid_message_or_are_refused(kind, body, seq)
     ("pokertable/1/table/2/command", "director", Applied(1)),             # director reporting
     ("other/1/table/2/report", "table2", Applied(1)),
     ("pokertable/2/table/2/report", "table2", Applied(1)),
+    ("pokertable/1/table/2/report", "table2", TablePublic(1, 0, (), (), (), 0)),  # wrong topic
+    ("pokertable/1/director/clock", "director", Go(1)),
+    ("pokertable/1/table/2/command", "director", Clock(0, False, 0)),
 ])
 def test_a_message_on_a_topic_not_its_senders_is_refused(topic, sender, kind_body):
     with pytest.raises(MessageError):

@@ -1,0 +1,246 @@
+"""One node of the venue (the director, or one table's service) on the broker.
+
+A :class:`VenueNode` wraps a :class:`pi_app.venue.link.VenueLink` and does what every node
+does with it, so that neither side writes it twice:
+
+* **In.**  Each message received is decoded (:func:`pi_app.venue.messages.decode`), its
+  sender checked against its topic (:func:`~pi_app.venue.messages.check_origin`) and
+  offered to the node's :class:`~pi_app.venue.messages.Inbox` (commands and reports in
+  ``seq`` order, once; retained state the latest only).  What is due goes on the owner's
+  queue as a :class:`Delivered`; a presence change as a :class:`Presence`; a change of the
+  connection as the link's :class:`~pi_app.venue.link.LinkStatus`.  A malformed message, a
+  forged sender or a replay changes nothing and is logged once at WARNING, with its topic
+  and the reason, never its bytes.  The callbacks run on paho's thread and touch nothing
+  but the inbox (under a lock) and the owner's queue.
+* **Out.**  :meth:`VenueNode.send` publishes an envelope whose ``seq`` the owner gives
+  (from its journal: the node keeps no counter of its own) and keeps it until
+  :meth:`VenueNode.acknowledge` says the receiver applied it (the table's ``applied``,
+  ``moved`` or ``refused`` for a command; the director's ``venue_state`` for a report).
+  Whenever the link connects again, and every :data:`RESEND_SECONDS` of the owner's
+  :meth:`VenueNode.tick` while something waits, everything not acknowledged is published
+  again, in order (the receiver's inbox makes a copy harmless); retained topics keep only
+  their latest message.
+
+On restart the owner rebuilds the node from its journal: ``marks`` (the last seq applied
+per stream, :attr:`Inbox.marks`) and a :meth:`send` of each message not yet acknowledged.
+
+>>> Presence.parse("pokertable/1/presence/table2", b"offline")
+Presence(username='table2', online=False)
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pi_app.venue.broker import ROOT
+from pi_app.venue.link import LinkStatus, Received, VenueLink
+from pi_app.venue.messages import (
+    Envelope,
+    Inbox,
+    MessageError,
+    check_origin,
+    decode,
+    encode,
+    is_latest_topic,
+)
+
+log = logging.getLogger(__name__)
+
+RESEND_SECONDS = 3.0  #: how often what is not acknowledged is published again
+
+_PRESENCE = re.compile(re.escape(ROOT) + r"/presence/([A-Za-z0-9][A-Za-z0-9_.-]{0,31})")
+
+
+@dataclass(frozen=True)
+class Delivered:
+    """A message due to be applied: its topic, its envelope, and whether it came retained."""
+
+    topic: str
+    envelope: Envelope
+    retained: bool
+
+
+@dataclass(frozen=True)
+class Presence:
+    """Node ``username`` is ``online`` (or its connection is lost: its will)."""
+
+    username: str
+    online: bool
+
+    @staticmethod
+    def parse(topic: str, payload: bytes) -> Presence | None:
+        """The presence in a message on ``topic``; None when it is not one."""
+        match = _PRESENCE.fullmatch(topic)
+        if match is None or payload not in (b"online", b"offline"):
+            return None
+        return Presence(match.group(1), payload == b"online")
+
+
+def command_topic(table: int) -> str:
+    """Where the director sends table ``table``'s commands."""
+    return f"{ROOT}/table/{table}/command"
+
+
+def report_topic(table: int) -> str:
+    """Where table ``table`` sends its reports."""
+    return f"{ROOT}/table/{table}/report"
+
+
+def public_topic(table: int) -> str:
+    """Table ``table``'s retained public view."""
+    return f"{ROOT}/table/{table}/public"
+
+
+STATE_TOPIC = f"{ROOT}/director/state"
+CLOCK_TOPIC = f"{ROOT}/director/clock"
+
+
+class VenueNode:
+    """A node's messages on the broker: checked and applied once in, kept until
+    acknowledged out.
+
+    Args:
+        url: the broker (``mqtt://HOST:PORT``).
+        username, password: this node's broker login; ``username`` is the ``from`` of
+            everything it sends.
+        director: the director's user name; ``tables``: table number -> its user name
+            (whose topics each may publish on).
+        subscriptions: topic filters (QoS 1).
+        put: the owner's queue (called on paho's thread with a :class:`Delivered`, a
+            :class:`Presence` or a :class:`LinkStatus`).
+        marks: the inbox's marks from the owner's journal ((sender, topic) -> last seq).
+        client_id: default ``pokertable-USERNAME``.
+    """
+
+    def __init__(self, url: str, *, username: str, password: str, director: str,
+                 tables: Mapping[int, str], subscriptions: tuple[str, ...],
+                 put: Callable[[Any], None], marks: Mapping[tuple[str, str], int] | None = None,
+                 client_id: str | None = None, ca_file: Path | None = None) -> None:
+        self.username = username
+        self.director = director
+        self.tables = dict(tables)
+        self.put = put
+        self.inbox = Inbox(marks=dict(marks or {}))
+        self._in_lock = threading.Lock()
+        self._out_lock = threading.Lock()
+        self._outbox: dict[str, dict[int, bytes]] = {}  # topic -> seq -> payload
+        self._latest: dict[str, bytes] = {}             # retained topic -> payload
+        self._last_resend = float("-inf")
+        self.link = VenueLink(url, client_id=client_id or f"pokertable-{username}",
+                              username=username, password=password,
+                              subscriptions=subscriptions, put=self._on_link,
+                              ca_file=ca_file)
+
+    # ------------------------------------------------------------------ life
+    def start(self) -> VenueNode:
+        """Connect in the background; returns self."""
+        self.link.start()
+        return self
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Whether the link is connected and subscribed within ``timeout`` seconds."""
+        return self.link.wait_ready(timeout)
+
+    def close(self) -> None:
+        """Say offline and disconnect (the broker keeps this node's session)."""
+        self.link.close()
+
+    @property
+    def marks(self) -> dict[tuple[str, str], int]:
+        """A copy of the inbox's marks: (sender, topic) -> the last seq applied."""
+        with self._in_lock:
+            return dict(self.inbox.marks)
+
+    # ------------------------------------------------------------------ out
+    def send(self, topic: str, seq: int, body: Any, for_hand: int | None = None) -> None:
+        """Publish ``body`` as this node's message ``seq`` on ``topic`` (retained on a
+        "latest value" topic), and keep it until :meth:`acknowledge`.  The owner journals
+        what it sends before calling this, so the same call after a restart sends the same
+        bytes.
+
+        Raises:
+            MessageError: a field out of bounds (nothing is published or kept).
+        """
+        payload = encode(Envelope(self.username, seq, body, for_hand))
+        latest = is_latest_topic(topic)
+        with self._out_lock:
+            if latest:
+                self._latest[topic] = payload
+            else:
+                self._outbox.setdefault(topic, {})[seq] = payload
+        self.link.publish(topic, payload, retain=latest)
+
+    def acknowledge(self, topic: str, seq: int) -> None:
+        """The receiver applied every message up to ``seq`` on ``topic``: forget them."""
+        with self._out_lock:
+            kept = self._outbox.get(topic, {})
+            for s in [s for s in kept if s <= seq]:
+                del kept[s]
+
+    def unacknowledged(self, topic: str) -> list[int]:
+        """The seqs sent on ``topic`` that are not acknowledged yet, in order."""
+        with self._out_lock:
+            return sorted(self._outbox.get(topic, {}))
+
+    def tick(self, now: float) -> int:
+        """Call from the owner's loop with its monotonic clock (seconds): every
+        :data:`RESEND_SECONDS` while something is unacknowledged, publish it again (after a
+        broker lost its state, the receiver's subscription may have come back after the
+        first copy went out); returns how many were published."""
+        with self._out_lock:
+            waiting = any(self._outbox.values())
+            if not waiting or now - self._last_resend < RESEND_SECONDS:
+                return 0
+            self._last_resend = now
+        return self.resend()
+
+    def resend(self) -> int:
+        """Publish again every message not acknowledged (in order) and the latest of each
+        retained topic; returns how many.  Called by itself whenever the link connects."""
+        with self._out_lock:
+            due = [(t, p, False) for t, kept in sorted(self._outbox.items())
+                   for _s, p in sorted(kept.items())]
+            due += [(t, p, True) for t, p in sorted(self._latest.items())]
+        for topic, payload, retain in due:
+            self.link.publish(topic, payload, retain=retain)
+        return len(due)
+
+    # ------------------------------------------------------------------ in (paho's thread)
+    def _on_link(self, event: Any) -> None:
+        if isinstance(event, LinkStatus):
+            if event.online:
+                self.resend()
+            self.put(event)
+        elif isinstance(event, Received):
+            self._on_message(event)
+
+    def _on_message(self, msg: Received) -> None:
+        if msg.topic.startswith(f"{ROOT}/presence/"):
+            presence = Presence.parse(msg.topic, msg.payload)
+            if presence is None:
+                log.warning("venue: refused a message on %s: not a presence", msg.topic)
+            else:
+                self.put(presence)
+            return
+        try:
+            env = decode(msg.payload)
+            check_origin(msg.topic, env, self.director, self.tables)
+        except MessageError as exc:
+            log.warning("venue: refused a message on %s: %s", msg.topic, exc)
+            return
+        with self._in_lock:
+            offer = self.inbox.offer_latest if is_latest_topic(msg.topic) else self.inbox.offer
+            due = offer(env, msg.topic)
+            reason = self.inbox.last_reason
+        if not due and reason:
+            # held (its turn comes) or a retained copy on a new subscription: normal
+            level = logging.INFO if "held" in reason or msg.retained else logging.WARNING
+            log.log(level, "venue: nothing applied from %s: %s", msg.topic, reason)
+        for e in due:
+            self.put(Delivered(msg.topic, e, msg.retained))
