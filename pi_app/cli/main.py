@@ -38,6 +38,7 @@ COMMAND_MODULES = (
     "ctl",        # pokertable ctl           (the console of a running table)
     "season",     # pokertable season        (the league's standings)
     "venue",      # pokertable venue check   (a venue of several tables)
+    "director",   # pokertable director      (the director node of a venue)
 )
 
 EXIT_USAGE = 2

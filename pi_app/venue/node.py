@@ -158,11 +158,11 @@ class VenueNode:
             return dict(self.inbox.marks)
 
     # ------------------------------------------------------------------ out
-    def send(self, topic: str, seq: int, body: Any, for_hand: int | None = None) -> None:
+    def send(self, topic: str, seq: int, body: Any, for_hand: int | None = None) -> int:
         """Publish ``body`` as this node's message ``seq`` on ``topic`` (retained on a
         "latest value" topic), and keep it until :meth:`acknowledge`.  The owner journals
         what it sends before calling this, so the same call after a restart sends the same
-        bytes.
+        bytes.  Returns the link's message id (:meth:`VenueLink.wait_acknowledged`).
 
         Raises:
             MessageError: a field out of bounds (nothing is published or kept).
@@ -174,7 +174,7 @@ class VenueNode:
                 self._latest[topic] = payload
             else:
                 self._outbox.setdefault(topic, {})[seq] = payload
-        self.link.publish(topic, payload, retain=latest)
+        return self.link.publish(topic, payload, retain=latest)
 
     def acknowledge(self, topic: str, seq: int) -> None:
         """The receiver applied every message up to ``seq`` on ``topic``: forget them."""

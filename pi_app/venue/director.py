@@ -1,0 +1,213 @@
+"""The director node: ``pokertable director --config venue.toml`` (an adapter around the
+pure rules of :mod:`engine.tournament.venue`).
+
+One loop applies the events its :class:`~pi_app.venue.node.VenueNode` puts on its queue:
+each table report that is due is checked by the rules, journaled
+(:class:`~pi_app.venue.director_journal.DirectorJournal`) and only then applied; the
+commands it causes go to the tables, and the retained ``director/state`` (carrying, per
+table, the last report applied: the tables' acknowledgement) and ``director/clock`` are
+published again.  A report the rules refuse changes nothing and is logged once.
+
+On start the journal is replayed: the same reports give the same state and the same
+commands with the same ``seq``; those a table has not answered are sent again.  When a
+winner is known the result is written to ``result.json`` in the state folder and returned
+(the command prints it as its last line).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import time
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from engine.tournament.structure_file import load_structure
+from engine.tournament.venue import (
+    Order,
+    VenueSetup,
+    VenueState,
+    VenueStateError,
+    start,
+    step,
+)
+from engine.tournament.venue_clock import LevelSpec
+from pi_app.venue import messages
+from pi_app.venue.broker import ROOT
+from pi_app.venue.config import VenueConfig, read_password
+from pi_app.venue.director_journal import DirectorJournal
+from pi_app.venue.link import LinkStatus
+from pi_app.venue.node import (
+    CLOCK_TOPIC,
+    STATE_TOPIC,
+    Delivered,
+    Presence,
+    VenueNode,
+    command_topic,
+    report_topic,
+)
+
+log = logging.getLogger(__name__)
+
+REPORT_KINDS = ("hand_started", "hand_finished", "moved", "applied", "refused", "resumed")
+FINAL_WAIT = 5.0  #: seconds to let the broker take the last state before exiting
+
+
+def levels_of(structure_name: str) -> tuple[tuple[LevelSpec, ...], int]:
+    """(the blind levels as the director's clock takes them, the starting stack in chips)
+    of the structure ``structure_name`` (a preset or a file).  A level counted in hands
+    has no end in the venue's virtual time (0 ms)."""
+    structure = load_structure(structure_name)
+    levels = tuple((lv.index, lv.small_blind, lv.big_blind, lv.ante or lv.big_blind_ante,
+                    round(lv.minutes * 60_000) if lv.minutes else 0)
+                   for lv in structure.levels if not lv.is_break)
+    return levels, structure.starting_stack
+
+
+def body_args(body: Any) -> tuple[Any, ...]:
+    """A message record's fields, in order (the rules' ``args``)."""
+    return tuple(getattr(body, f.name) for f in fields(body))
+
+
+def order_message(order: Order) -> Any:
+    """The message record of ``order`` (seat, move, signal, level, go)."""
+    return messages.KINDS[order.kind](*order.args)
+
+
+class Director:
+    """The director of ``venue``, journaling in ``state_dir``.
+
+    Args:
+        venue: the validated venue file.
+        players: the players of the opening draw (``P01``... in the simulation).
+        seed: the seat draws' seed (``random.Random(f"{seed}:draw")``).
+        state_dir: where the journal and ``result.json`` live.
+    """
+
+    def __init__(self, venue: VenueConfig, players: list[str], seed: int,
+                 state_dir: Path) -> None:
+        self.venue = venue
+        self.state_dir = state_dir
+        self.events: queue.Queue[Any] = queue.Queue()
+        self.users = {t.number: t.username for t in venue.tables}
+        levels, chips = levels_of(venue.structure)
+        self.journal = DirectorJournal(state_dir / "director.sqlite3")
+        begun = self.journal.begin({"players": players, "seed": seed, "chips": chips,
+                                    "levels": [list(lv) for lv in levels],
+                                    "tables": venue.seats,
+                                    "break_order": list(venue.break_order),
+                                    "max_difference": venue.max_difference})
+        setup = VenueSetup(tuple(venue.seats), venue.break_order, venue.max_difference,
+                           levels)
+        self.state, orders = start(setup, begun["players"], begun["chips"], begun["seed"])
+        for table, seq, kind, args in self.journal.reports():
+            self.state, more = step(self.state, table, seq, kind, args)
+            orders += more
+        self.published = self.journal.count() + 1
+        self.clock_sent: tuple[int, int] | None = None
+        marks = {(self.users[n], report_topic(n)): t.report_mark
+                 for n, t in self.state.tables.items() if t.report_mark}
+        self.node = VenueNode(venue.broker_url, username=venue.director_username,
+                              password=read_password(venue.director_password_file,
+                                                     "director.password_file"),
+                              director=venue.director_username, tables=self.users,
+                              subscriptions=(f"{ROOT}/table/+/report",
+                                             f"{ROOT}/presence/+"),
+                              put=self.events.put, marks=marks, ca_file=venue.ca_file)
+        self.online: dict[str, bool] = {}
+        self._send([o for o in orders if o.seq > self.state.tables[o.table].acked])
+        self._publish()
+
+    # ------------------------------------------------------------------ the loop
+    def run(self, timeout: float | None = None) -> dict[str, Any]:
+        """Play the venue to a winner (or until ``timeout`` seconds pass: TimeoutError);
+        returns the result and writes it to ``result.json``."""
+        self.node.start()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            while self.state.phase != "over":
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError("the venue did not finish in time")
+                try:
+                    event = self.events.get(timeout=0.5)
+                except queue.Empty:
+                    event = None
+                self.node.tick(time.monotonic())
+                if event is not None:
+                    self.handle(event)
+            result = self.state.result()
+            self._write_result(result)
+            self.node.link.wait_acknowledged(self._publish(force=True), FINAL_WAIT)
+            return result
+        finally:
+            self.node.close()
+            self.journal.close()
+
+    def handle(self, event: Any) -> None:
+        """Apply one event of the node's queue."""
+        if isinstance(event, Presence):
+            self.online[event.username] = event.online
+            if event.online:
+                log.info("venue: %s is online", event.username)
+        elif isinstance(event, LinkStatus):
+            log.info("venue: the broker link: %s", event.reason)
+        elif isinstance(event, Delivered):
+            self._report(event)
+
+    def _report(self, d: Delivered) -> None:
+        table = int(d.topic.split("/")[3])
+        kind, args = d.envelope.kind, body_args(d.envelope.body)
+        if kind not in REPORT_KINDS:
+            return
+        try:
+            new, orders = step(self.state, table, d.envelope.seq, kind, args)
+        except VenueStateError as exc:
+            log.warning("venue: refused report %d of table %d (%s): %s", d.envelope.seq,
+                        table, kind, exc)
+            return
+        self.journal.append(table, d.envelope.seq, kind, args)
+        self.state = new
+        self._send(orders)
+        for number, track in self.state.tables.items():
+            self.node.acknowledge(command_topic(number), track.acked)
+        self.published += 1
+        self._publish()
+
+    # ------------------------------------------------------------------ out
+    def _send(self, orders: list[Order]) -> None:
+        for o in orders:
+            self.node.send(command_topic(o.table), o.seq, order_message(o), o.for_hand)
+
+    def _publish(self, force: bool = False) -> int:
+        """Publish the retained state (and the clock when it changed); the state's mid."""
+        s = self.state
+        clock = (s.clock.position, s.clock.remaining_ms())
+        if clock != self.clock_sent or force:
+            index = s.clock.level_args()[0]
+            self.node.send(CLOCK_TOPIC, self.published,
+                           messages.Clock(index, s.phase != "over", clock[1]))
+            self.clock_sent = clock
+        return self.node.send(STATE_TOPIC, self.published, public_state(s))
+
+    def _write_result(self, result: dict[str, Any]) -> None:
+        path = self.state_dir / "result.json"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(result, separators=(",", ":")) + "\n")
+        os.replace(tmp, path)
+
+
+def public_state(s: VenueState) -> messages.VenueState:
+    """The retained ``venue_state`` of the director's state (names, tables, seats only)."""
+    moving = set(s.transit)
+    seated = tuple((p, t, seat) for p, (t, seat) in sorted(s.seating.seated().items())
+                   if p not in moving)
+    broken = tuple(n for n in s.seating.break_order
+                   if s.seating.table(n).status == "broken")
+    return messages.VenueState(
+        s.round, seated, tuple(s.pending()),
+        tuple(sorted(s.places.items(), key=lambda kv: (kv[1], kv[0]))),
+        tuple((n, t.report_mark) for n, t in sorted(s.tables.items())), broken,
+        s.seating.final_table or 0, s.phase == "over")

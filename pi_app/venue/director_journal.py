@@ -1,0 +1,94 @@
+"""The director's journal: one SQLite file in ``[director] state_directory``.
+
+It holds the start (players, seed, starting chips, levels) and, in order, every table
+report the director applied, with its (table, seq), written before the report is applied.
+The director's state is a pure function of these rows (:mod:`engine.tournament.venue`):
+a restart replays them, which gives back the same state and the same commands with the
+same ``seq``, so the commands a table has not answered are sent again and nothing twice.
+
+Errors: :class:`DirectorJournalError` (an :class:`engine.errors.InvalidInputError`) for a
+file that is not this journal, or whose start differs from the one asked for.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from engine.errors import InvalidInputError
+
+SCHEMA = 1
+
+
+class DirectorJournalError(InvalidInputError):
+    """The director's journal cannot be used (another venue's, or not a journal)."""
+
+
+def tuples(value: Any) -> Any:
+    """JSON's lists back into the tuples the state machine takes (recursively)."""
+    return tuple(tuples(v) for v in value) if isinstance(value, list) else value
+
+
+class DirectorJournal:
+    """The journal at ``path`` (created with its folder, mode 0700, when missing)."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY, "
+                        "table_no INTEGER NOT NULL, seq INTEGER NOT NULL, "
+                        "kind TEXT NOT NULL, args TEXT NOT NULL, UNIQUE (table_no, seq))")
+        os.chmod(path, 0o600)
+        schema = self._meta("schema")
+        if schema is None:
+            self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))
+        elif schema != str(SCHEMA):
+            raise DirectorJournalError(f"{path}: a director journal of schema {schema}, "
+                                       f"not {SCHEMA}")
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def begin(self, start: dict[str, Any]) -> dict[str, Any]:
+        """The journal's start: ``start`` written when the journal is new; the one it holds
+        otherwise (a restart), which must be the same.
+
+        Raises:
+            DirectorJournalError: the journal holds another start.
+        """
+        text = json.dumps(start, sort_keys=True, separators=(",", ":"))
+        held = self._meta("start")
+        if held is None:
+            self.db.execute("INSERT INTO meta VALUES ('start', ?)", (text,))
+            return start
+        if held != text:
+            raise DirectorJournalError(f"{self.path}: this journal is of another night "
+                                       f"(other players, seed or structure)")
+        return dict(json.loads(held))
+
+    def append(self, table: int, seq: int, kind: str, args: tuple[Any, ...]) -> None:
+        """Journal report ``seq`` of table ``table`` (durably, before it is applied)."""
+        self.db.execute("INSERT INTO reports (table_no, seq, kind, args) VALUES (?, ?, ?, ?)",
+                        (table, seq, kind, json.dumps(args, separators=(",", ":"))))
+
+    def reports(self) -> Iterator[tuple[int, int, str, tuple[Any, ...]]]:
+        """Every report journaled, in the order applied: (table, seq, kind, args)."""
+        for table, seq, kind, args in self.db.execute(
+                "SELECT table_no, seq, kind, args FROM reports ORDER BY id"):
+            yield int(table), int(seq), str(kind), tuples(json.loads(args))
+
+    def count(self) -> int:
+        """Reports journaled."""
+        return int(self.db.execute("SELECT COUNT(*) FROM reports").fetchone()[0])
+
+    def close(self) -> None:
+        self.db.close()
