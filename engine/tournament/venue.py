@@ -318,9 +318,9 @@ _HANDLERS: dict[str, Any] = {"hand_started": _hand_started, "hand_finished": _ha
 def _answered(s: VenueState, table: int, command: int) -> None:
     t = s.tables[table]
     waiting = s.awaiting.get(table, set())
-    if command not in waiting:
-        raise VenueStateError(f"table {table}: command {command} is not awaited")
-    waiting.discard(command)
+    if command not in waiting and not command < t.next_seq:
+        raise VenueStateError(f"table {table}: command {command} was never sent")
+    waiting.discard(command)  # a go is answered by its hand, an applied of it is welcome
     t.acked = max(t.acked, command)
 
 

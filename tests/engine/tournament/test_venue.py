@@ -120,7 +120,7 @@ def test_the_opening_draw_seats_everyone_once_then_deals_when_every_seat_is_appl
 @pytest.mark.parametrize("table, seq, kind, args, message", [
     (3, 1, "applied", (1,), "no table 3"),
     (1, 0, "applied", (1,), "applied already"),
-    (1, 1, "applied", (99,), "not awaited"),
+    (1, 1, "applied", (99,), "never sent"),
     (1, 1, "hand_finished", (1, (), (), 0), "was not being played"),
     (1, 1, "reboot", (), "no report of kind"),
     (1, 1, "moved", (1, "P1", 500), "was not moved"),
