@@ -8,6 +8,7 @@ unless marked private (``HandHistory.private``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 ALERTS = (
     "level_start", "one_minute", "ten_seconds", "level_end", "break_start", "break_end",
@@ -62,3 +63,19 @@ class Notice(Effect):
     """A short public notice for the TV (e.g. "Blinds up next hand")."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class VenueReport(Effect):
+    """A report of a table in venue mode to the director (docs/design/venue-topics.md):
+    ``seq`` (its number in the table's report stream, from 1), ``kind``
+    (``hand_started``, ``hand_finished``, ``moved``, ``applied``, ``refused``), the hand it
+    follows and its ``body`` (the message's fields).  Public: names and chips only."""
+
+    seq: int
+    kind: str
+    for_hand: int
+    body: dict[str, Any]
+
+    def __hash__(self) -> int:  # dict field: hashed by the stream position
+        return hash((self.seq, self.kind))

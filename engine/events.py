@@ -218,11 +218,31 @@ class ConsoleCommand(Event):
         return hash((self.t, self.command, self.request))
 
 
+@dataclass(frozen=True)
+class VenueCommand(Event):
+    """A command of the venue's director to a table in venue mode
+    (:mod:`engine.table.venue`; docs/design/venue-topics.md): ``sender`` (the director's
+    broker user name), ``seq`` (its number in the director's stream to this table, from
+    1: the table applies each once, in order), ``kind`` (``seat``, ``move``, ``signal``,
+    ``level``, ``go``), ``body`` (the message's fields) and ``for_hand`` (the table's hand
+    it follows; None: any time)."""
+
+    sender: str = ""
+    seq: int = 0
+    kind: str = ""
+    body: dict[str, Any] = dataclasses.field(default_factory=dict)
+    for_hand: int | None = None
+    TYPE: ClassVar[str] = "venue_command"
+
+    def __hash__(self) -> int:  # dict field: hashed by the message's id
+        return hash((self.t, self.sender, self.seq))
+
+
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.TYPE: cls
     for cls in (CardDrawn, ShoeStatus, ShoeReloaded, StubReshuffled, Declaration, SeatButton,
                 DealerButton, PlayerAction, ClockTick, DeviceStatus, DealerCommand,
-                ConsoleCommand)
+                ConsoleCommand, VenueCommand)
 }
 
 

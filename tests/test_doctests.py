@@ -9,7 +9,7 @@ MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.c
            "engine.betting.forced_bets", "engine.betting.showdown", "engine.betting.hand_state",
            "engine.betting.equity",
            "engine.table.positions", "engine.table.atomic", "engine.table.announce",
-           "engine.table.between_hands", "engine.table.settings", "pi_app.screens.cache",
+           "engine.table.between_hands", "engine.table.settings", "engine.table.venue_state", "pi_app.screens.cache",
            "pi_app.sim.bots"]
 
 

@@ -92,12 +92,14 @@ class Guard:
         self.tournament = copy_tournament(core.tournament)
         self.fields = {name: _copy_field(getattr(core, name)) for name in CORE_FIELDS}
         self.console = copy_console(core.console)
+        self.venue = _copy_venue(core)
 
     def restore(self) -> None:
         self.core.tournament = self.tournament
         for name, value in self.fields.items():
             setattr(self.core, name, value)
         self.core.console = self.console
+        self.core.venue = self.venue
 
 
 def copy_console(state: Any) -> Any:
@@ -119,11 +121,18 @@ def trial_copy(core: Any) -> Any:
     for name in CORE_FIELDS:
         setattr(clone, name, _copy_field(getattr(core, name)))
     clone.console = copy_console(core.console)
+    clone.venue = _copy_venue(core)
     if core.proc is not None:
         clone.proc = copy_procedure(core.proc)
     if core.undo is not None:
         clone.undo = copy_procedure(core.undo)
     return clone
+
+
+def _copy_venue(core: Any) -> Any:
+    """A copy of the venue state of a table in venue mode (engine.table.venue_state)."""
+    venue = getattr(core, "venue", None)
+    return None if venue is None else venue.copy()
 
 
 def _copy_field(value: Any) -> Any:

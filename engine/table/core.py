@@ -60,7 +60,9 @@ from engine.events import (
     ShoeReloaded,
     ShoeStatus,
     StubReshuffled,
+    VenueCommand,
 )
+from engine.table import venue as venue_mode
 from engine.table import views as table_views
 from engine.table.announce import clock_effects, public_line
 from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
@@ -71,6 +73,7 @@ from engine.table.console_commands import apply_level_length
 from engine.table.dealer_commands import TableStateError, dealer_command
 from engine.table.positions import Positions, next_positions, waiting_seats
 from engine.table.settings import TableSettings
+from engine.table.venue_state import VenueState
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure_file import load_structure, parse_structure, structure_source
 from engine.tournament.tournament import Tournament
@@ -112,6 +115,10 @@ class TableCore:
         # the structure's TOML as read when the tournament started: snapshots (the journal's
         # genesis first) carry it, so a resume plays that copy whatever the file says now
         self.structure_toml = ""
+        self.venue: VenueState | None = (
+            VenueState(settings.venue_table, settings.venue_director,
+                       ledger=sum(tournament.stacks().values()))
+            if settings.venue_table else None)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -185,18 +192,23 @@ class TableCore:
         if _guarded(event, self):
             guard = Guard(self)
             try:
-                effects = self._dispatch(event) + console_after_event(self, event.t)
+                effects = self._effects_of(event)
             except Exception:
                 guard.restore()
                 raise
         else:
-            effects = self._dispatch(event) + console_after_event(self, event.t)
+            effects = self._effects_of(event)
         self.last_t = event.t
         if not isinstance(event, (ClockTick, ShoeStatus, DeviceStatus)):
             self.last_input_t = event.t
         effects += self._clock_effects(self.tournament.tick(event.t)
                                        if self.tournament.clock.started else [])
         return effects
+
+    def _effects_of(self, event: Event) -> list[Effect]:
+        def apply() -> list[Effect]:
+            return self._dispatch(event) + console_after_event(self, event.t)
+        return apply() if self.venue is None else venue_mode.run(self, event, apply)
 
     def _dispatch(self, event: Event) -> list[Effect]:
         if isinstance(event, ClockTick):
@@ -223,6 +235,8 @@ class TableCore:
             return self._command(event)
         if isinstance(event, ConsoleCommand):
             return apply_command(self, event)
+        if isinstance(event, VenueCommand):
+            return venue_mode.apply_command(self, event)
         raise InvalidInputError(f"the table does not take {type(event).__name__} events")
 
     def _set_online(self, device: str, online: bool) -> None:
@@ -308,7 +322,11 @@ class TableCore:
         # a new round draws for the button again: nobody in it is a new player
         previous = (sorted(self.proc.hand.config.stacks)
                     if self.proc is not None and self.pos.button is not None else [])
+        if self.venue is not None:  # a seat filled since then holds a newcomer
+            previous = [s for s in previous if s not in self.venue.fresh]
         waiting = waiting_seats(pos, active, previous, self.settings.new_player)
+        if len(active) - len(waiting) < 2:  # a hand needs two: nobody waits
+            waiting = set()
         stacks = {s: c for s, c in stacks.items() if s not in waiting}
         self.hand_number += 1
         cfg = HandConfig(
@@ -492,6 +510,7 @@ class TableCore:
             "reshuffles": self.reshuffles,
             "console": self.console.to_dict(),
             "structure_toml": self.structure_toml,
+            **({"venue": self.venue.to_dict()} if self.venue is not None else {}),
         }
 
     @classmethod
@@ -531,6 +550,7 @@ class TableCore:
         self.free_hand = bool(d["free_hand"])
         self.reshuffles = int(d["reshuffles"])
         self.console = ConsoleState.from_dict(d.get("console"))
+        self.venue = VenueState.from_dict(d.get("venue"))
         apply_level_length(self)
 
 
@@ -538,7 +558,7 @@ def _guarded(event: Event, core: TableCore) -> bool:
     """The rare inputs that change the tournament in several steps (see
     :mod:`engine.table.atomic`): NEXT HAND starting a hand, PAUSE/RESUME, the operator's
     and the console's commands."""
-    if isinstance(event, (DealerCommand, ConsoleCommand)):
+    if isinstance(event, (DealerCommand, ConsoleCommand, VenueCommand)):
         return True
     if isinstance(event, DealerButton) and event.button == "pause_resume":
         return True

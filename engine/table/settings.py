@@ -35,6 +35,9 @@ class TableSettings:
             ``at_once`` (engine.table.positions.waiting_seats).
         heads_up: who posts the small blind when play becomes heads-up: ``button`` (TDA
             34) or ``high_card`` (seed 003; engine.table.positions.next_positions).
+        venue_table: 0 for a table of its own; N > 0: table N of a venue, whose director
+            (broker user ``venue_director``) seats the players and says when to deal
+            (engine.table.venue).
     """
 
     players: Mapping[int, str]
@@ -48,12 +51,16 @@ class TableSettings:
     seats: tuple[int, ...] = ()  # the seats in use (1-based); () = those of ``players``
     new_player: str = "button_passes"
     heads_up: str = "button"
+    venue_table: int = 0  # > 0: this table's number in a venue (engine.table.venue)
+    venue_director: str = "director"  # the venue director's broker user name
 
     def to_dict(self) -> dict[str, Any]:
         d = dataclasses.asdict(self)
         d["players"] = {str(k): v for k, v in self.players.items()}
         d["seats"] = list(self.seats)
         d["house_rules"] = dict(self.house_rules)
+        if not self.venue_table:  # a table of its own records what it always did
+            del d["venue_table"], d["venue_director"]
         return d
 
     def house_profile(self) -> HouseProfile:
