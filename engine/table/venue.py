@@ -8,7 +8,8 @@ owns who sits where, the level, the places and when the next hand is dealt.  Her
   (``hand_started``), a hand ended is reported (``hand_finished``: chips by player, the
   players busted with their chips at the start of the hand, the table-clock milliseconds
   it took) and the commands held for its end are applied; a table has no winner and no
-  places of its own (the director's); the chips are checked after every input.
+  places of its own (the director's); the chips are checked after every input; the
+  service's ``restarted`` command is reported ``resumed`` (with the table's last hand).
 * :func:`apply_command` applies one :class:`engine.events.VenueCommand`: ``seat`` (a
   player comes with chips; a newcomer between the button and the small blind waits for the
   button to pass, TDA 10, :func:`engine.table.positions.waiting_seats`), ``move`` (a
@@ -32,7 +33,14 @@ from typing import Any
 
 from engine.effects import Effect, LogLine, Notice, VenueReport
 from engine.errors import IllegalActionError
-from engine.events import DealerButton, Event, VenueCommand, event_from_dict, event_to_dict
+from engine.events import (
+    DealerButton,
+    DealerCommand,
+    Event,
+    VenueCommand,
+    event_from_dict,
+    event_to_dict,
+)
 from engine.table.venue_state import (
     AT_BOUNDARY,
     VenueChipError,
@@ -71,11 +79,14 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
         raise VenueWaitError("this table is broken: its players have moved")
     if dealing and core.hand_number + 1 > v.go_hand:
         raise VenueWaitError(f"waiting for the director's go for hand {core.hand_number + 1}")
+    if dealing and not core.tournament.clock.started and len(core.tournament.active()) >= 2:
+        effects = _start_clock(core, event.t)
+        return effects + run(core, event, apply)
     hand_before, was_in_hand = core.hand_number, core.in_hand
     bonus = core.proc.hand.config.bonus if was_in_hand and core.proc is not None else 0
     effects = apply()
-    if isinstance(event, VenueCommand) or core.hand_number != hand_before or (
-            was_in_hand and _hand_ended(core)):
+    if isinstance(event, (VenueCommand, DealerCommand)) or \
+            core.hand_number != hand_before or (was_in_hand and _hand_ended(core)):
         new = core.venue.copy()
         core.venue, saved = new, v
         try:
@@ -87,6 +98,22 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
     return effects
 
 
+def _start_clock(core: Any, t: float) -> list[Effect]:
+    """The tournament starts at the first deal, its clock paused at once (the director's
+    clock is the table's); the extras the structure draws at the start are the director's
+    (a bounty chip, the bonus wheel: chips of their own would not be in the venue's
+    count), so none is drawn here."""
+    tour = core.tournament
+    effects: list[Effect] = core._clock_effects(tour.start(t))
+    tour.bonus_hand = None
+    for e in tour.active():
+        if e.bounty and tour.structure.bounty is not None:
+            e.chips -= tour.structure.bounty.chips
+            e.bounty = False
+    tour.pause(t)
+    return effects
+
+
 def _hand_ended(core: Any) -> bool:
     return (core.proc is not None and core.proc.hand.is_complete
             and not core.proc.stopped and not core.free_hand)
@@ -95,10 +122,9 @@ def _hand_ended(core: Any) -> bool:
 def _after(core: Any, v: VenueState, event: Event, hand_before: int, was_in_hand: bool,
            bonus: int, effects: list[Effect]) -> list[Effect]:
     t = event.t
+    if isinstance(event, DealerCommand) and event.command == "restarted":
+        effects.append(_report(v, "resumed", core.hand_number, {"hand": core.hand_number}))
     if core.hand_number != hand_before and not core.free_hand:
-        clock = core.tournament.clock
-        if clock.started and clock.paused_at is None:
-            core.tournament.pause(t)  # the director's clock is the table's
         pos = core.pos
         v.fresh = []
         effects.append(_report(v, "hand_started", core.hand_number, {

@@ -289,3 +289,25 @@ def test_a_table_of_its_own_keeps_its_settings_and_snapshot_as_before():
     with pytest.raises(VenueCommandError, match="not in venue mode"):
         core.apply(VenueCommand(t=1.0, sender="director", seq=1, kind="go",
                                 body={"hand": 1}, for_hand=0))
+
+
+def test_the_structure_draws_no_bonus_wheel_or_bounty_of_its_own_at_a_venue_table():
+    core, d = _table()
+    assert core.tournament.structure.bonus_wheel is not None  # gunpowder has one
+    _seat_draw(core, d)
+    for _ in range(3):
+        _play_hand(core, d)
+    assert core.tournament.bonus_hand is None
+    assert not any(e.bounty for e in core.tournament.entrants)
+    assert sum(core.tournament.stacks().values()) == core.venue.ledger == 50000
+
+
+def test_a_restart_is_reported_resumed_with_the_last_hand():
+    from engine.events import DealerCommand
+
+    core, d = _table()
+    _seat_draw(core, d)
+    _play_hand(core, d)
+    reps = _reports(core.apply(DealerCommand(t=core.last_t, command="restarted",
+                                             args={"policy": "paused"})))
+    assert [(r.kind, r.body) for r in reps] == [("resumed", {"hand": 1})]
