@@ -5,6 +5,8 @@
                    [--headless] [--screenshots DIR] [--direct]
     pokertable sim --phh FILE... [--json] [--screenshots DIR]
     pokertable sim --demo exposed-second-card|premature-flop|all [--screenshots DIR]
+    pokertable sim --venue-table N --venue-config venue.toml --seed S --journal FILE
+                   [--broker URL] [--resume]
 
 Bots press the mocked seat keys, the simulated shoe deals over the real wire protocol, the
 loop journals every event; virtual time unless ``--realtime``.  The run is deterministic
@@ -13,6 +15,10 @@ for a seed: with ``--json`` the last line is ``{"hands_played", "final_stacks",
 
 ``--phh`` replays recorded hands through the same layers instead and prints one JSON line
 per hand plus a closing count line.
+
+``--venue-table`` plays one table of a venue (pi_app/sim/venue_table.py): the director
+seats the players and says when each hand is dealt; the last line is the table's
+``{"table", "hands_played", "history_sha256"}``.
 """
 
 from __future__ import annotations
@@ -70,6 +76,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="replay recorded hands (PHH) through the service instead")
     p.add_argument("--demo", choices=("exposed-second-card", "premature-flop", "all"),
                    help="play one hand with a deliberate dealing error (misdeal demo)")
+    p.add_argument("--venue-table", type=_int_in(1, 64, "venue-table"), metavar="N",
+                   help="play table N of a venue: seats, moves and go from its director")
+    p.add_argument("--venue-config", metavar="FILE", help="the venue.toml of --venue-table")
+    p.add_argument("--broker", metavar="URL",
+                   help="the venue's broker (mqtt://HOST:PORT); default: venue.toml's")
     p.set_defaults(func=_handler)
 
 
@@ -81,6 +92,8 @@ def _handler(args: argparse.Namespace) -> int:
             shots = os.path.join(args.screenshots, name) if args.screenshots else None
             print(json.dumps(run_demo(name, screenshots=shots, seed=args.seed).to_dict()))
         return 0
+    if args.venue_table is not None or args.venue_config:
+        return _venue_table(args)
     if args.phh:
         from pi_app.cli.phh import check_phh_files
         from pi_app.sim.phh_sim import run_phh_files
@@ -123,5 +136,27 @@ def _handler(args: argparse.Namespace) -> int:
                                      summary["final_stacks"].items()))
         if args.screenshots:
             print(f"screenshots in {args.screenshots}")
+    sys.stdout.flush()
+    return 0
+
+
+def _venue_table(args: argparse.Namespace) -> int:
+    """``--venue-table N --venue-config FILE``: one simulated table of a venue."""
+    from pi_app.sim.venue_table import VenueTableOptions, run_venue_table
+
+    if args.venue_table is None or not args.venue_config:
+        raise InvalidInputError("--venue-table N and --venue-config FILE go together")
+    if args.resume and not args.journal:
+        raise InvalidInputError("--resume needs --journal FILE")
+    opts = VenueTableOptions(table=args.venue_table, config=args.venue_config,
+                             seed=args.seed, journal=args.journal, broker=args.broker,
+                             resume=args.resume)
+    try:
+        summary = run_venue_table(opts)
+    except KeyboardInterrupt as exc:
+        print(f"stopped in {args.journal}: add --resume to go on" if args.journal
+              else "stopped", file=sys.stderr)
+        return getattr(exc, "exit_status", 130)
+    print(json.dumps(summary, sort_keys=True))
     sys.stdout.flush()
     return 0

@@ -1,0 +1,192 @@
+"""A table's service in a venue: the director's messages in, the table's reports out.
+
+The table's side of docs/design/venue-topics.md, over a :class:`pi_app.venue.node.VenueNode`:
+
+* **Commands in.**  A command the node delivers (checked, once, in order) becomes a
+  :class:`engine.events.VenueCommand` (:func:`command_event`) that the owner puts on the
+  service's one queue: the loop journals it before the core applies it
+  (:mod:`engine.table.venue`), so the applied mark is in the journal and rebuilt from it.
+* **Reports out.**  The core keeps its reports in ``core.venue.outbox``, numbered in the
+  journal's order; :meth:`TableNode.flush` hands the node every report it has not handed
+  yet (the node keeps each until the director acknowledges it and sends it again on
+  reconnect).  After a restart the same reports, with the same ``seq``, come from the
+  recovered core: :meth:`TableNode.flush` starts above the director's acknowledged mark
+  once its retained state has arrived (:meth:`TableNode.on_state`), or from the first
+  report kept.
+* **The public view** (retained ``table/N/public``): :func:`public_body`, built from the
+  table's public screen state only (names, stacks, the board, the cards shown face up at
+  showdown), never from a seat's view or the hand's private state.
+* **The clock.**  The director's retained clock is followed on the TV:
+  :class:`DirectorClock` counts down on the table's own monotonic clock from the last sync
+  and :meth:`DirectorClock.overlay` puts it on the screen state the TV draws.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.events import VenueCommand
+from engine.views import ScreenState
+from pi_app.venue.messages import (
+    KINDS,
+    Clock,
+    Envelope,
+    TablePublic,
+    VenueState,
+)
+from pi_app.venue.node import (
+    CLOCK_TOPIC,
+    STATE_TOPIC,
+    Delivered,
+    command_topic,
+    public_topic,
+    report_topic,
+)
+
+log = logging.getLogger("pokertable.venue.table")
+
+
+def command_event(env: Envelope, t: float) -> VenueCommand:
+    """The journaled event of the director's command ``env``, at table time ``t``."""
+    body = {f.name: _plain(getattr(env.body, f.name))
+            for f in dataclasses.fields(env.body)}
+    return VenueCommand(t=t, sender=env.sender, seq=env.seq, kind=env.kind, body=body,
+                        for_hand=env.for_hand)
+
+
+def report_body(report: dict[str, Any]) -> Any:
+    """The message record of a report of ``core.venue.outbox``.
+
+    Raises:
+        MessageError: a field out of the messages' bounds (KeyError: an unknown kind).
+    """
+    cls = KINDS[report["kind"]]
+    fields = {f.name for f in dataclasses.fields(cls)}
+    body = {k: _tuple(v) for k, v in report["body"].items() if k in fields}
+    return cls(**body)
+
+
+def public_body(screen: ScreenState, *, level: int, applied: int) -> TablePublic:
+    """The retained public view of a table from its public ``screen`` state: the hand
+    number, the ``level`` index, each player's seat and stack, the board, the cards shown
+    face up (a card not shown is never in the screen state), and ``applied``: the highest
+    director command applied."""
+    table = screen.table
+    if table is None:
+        return TablePublic(0, level, (), (), (), applied)
+    players = tuple((s.name, s.seat, s.stack) for s in table.seats
+                    if s.name and s.status != "empty")
+    shown = tuple((s.name, str(c)) for s in table.seats if s.name for c in s.shown_cards)
+    return TablePublic(table.hand_number, level, players,
+                       tuple(str(c) for c in table.board), shown, applied)
+
+
+def _plain(value: Any) -> Any:
+    return [_plain(v) for v in value] if isinstance(value, tuple) else value
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(_tuple(v) for v in value) if isinstance(value, list) else value
+
+
+@dataclass
+class DirectorClock:
+    """The director's clock as last synced: level ``index``, ``running``, ``remaining_ms``
+    at ``synced_at`` (the table's monotonic seconds).  None fields: no sync yet."""
+
+    index: int | None = None
+    running: bool = False
+    remaining_ms: int = 0
+    synced_at: float = 0.0
+
+    def sync(self, clock: Clock, now: float) -> None:
+        self.index, self.running = clock.index, clock.running
+        self.remaining_ms, self.synced_at = clock.remaining_ms, now
+
+    def remaining(self, now: float) -> float | None:
+        """Seconds left in the director's level at ``now`` (counting down on the table's
+        own clock while it runs), or None before the first sync."""
+        if self.index is None:
+            return None
+        left = self.remaining_ms / 1000.0
+        if self.running:
+            left -= max(0.0, now - self.synced_at)
+        return max(0.0, left)
+
+    def overlay(self, now: Callable[[], float]) -> Callable[[ScreenState], ScreenState]:
+        """A TV overlay (:attr:`pi_app.service.loop.ServiceLoop.tv_overlays`): the clock
+        view shows the director's remaining time and whether it runs."""
+        def apply(screen: ScreenState) -> ScreenState:
+            left = self.remaining(now())
+            if screen.clock is None or left is None:
+                return screen
+            clock = dataclasses.replace(screen.clock, remaining_seconds=left,
+                                        running=self.running)
+            return dataclasses.replace(screen, clock=clock)
+        return apply
+
+
+class TableNode:
+    """Table ``table``'s messages over ``node`` (a :class:`pi_app.venue.node.VenueNode`
+    subscribed to :func:`subscriptions`).  Methods run on the service loop's thread except
+    where said."""
+
+    def __init__(self, node: Any, table: int) -> None:
+        self.node, self.table = node, table
+        self.clock = DirectorClock()
+        self.acked: int | None = None   # the director's applied mark for this table
+        self.sent = 0                   # the last report handed to the node
+        self.finished = False           # the director says the venue has a winner
+        self.director_state: VenueState | None = None
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def subscriptions(table: int) -> tuple[str, ...]:
+        return (command_topic(table), STATE_TOPIC, CLOCK_TOPIC)
+
+    def on_delivered(self, d: Delivered, t: float, now: float) -> VenueCommand | None:
+        """The event a delivered message makes (a command), or None after taking in the
+        director's state or clock.  ``t``: the table's event time; ``now``: its monotonic
+        clock (for the director's clock)."""
+        body = d.envelope.body
+        if d.topic == command_topic(self.table):
+            return command_event(d.envelope, t)
+        if isinstance(body, Clock):
+            self.clock.sync(body, now)
+        elif isinstance(body, VenueState):
+            self.on_state(body)
+        return None
+
+    def on_state(self, state: VenueState) -> None:
+        """The director's state: acknowledge the reports it applied; note a winner."""
+        self.director_state = state
+        self.finished = state.finished
+        mark = dict(state.applied).get(self.table, 0)
+        if self.acked is None or mark > self.acked:
+            self.acked = mark
+            self.node.acknowledge(report_topic(self.table), mark)
+
+    def flush(self, outbox: list[dict[str, Any]]) -> int:
+        """Hand the node the reports of ``outbox`` (``core.venue.outbox``) not handed yet
+        and not acknowledged; returns how many."""
+        floor = max(self.sent, self.acked or 0)
+        due = [r for r in outbox if r["seq"] > floor]
+        for rep in due:
+            self.node.send(report_topic(self.table), rep["seq"], report_body(rep),
+                           for_hand=rep["for_hand"])
+            self.sent = rep["seq"]
+        return len(due)
+
+    def unacknowledged(self, outbox: list[dict[str, Any]]) -> int:
+        """How many reports of ``outbox`` the director has not acknowledged yet."""
+        return sum(1 for r in outbox if r["seq"] > (self.acked or 0))
+
+    def publish_public(self, seq: int, body: TablePublic) -> None:
+        """Publish the retained public view as message ``seq`` (the journal's last record:
+        rising across restarts)."""
+        self.node.send(public_topic(self.table), seq, body)

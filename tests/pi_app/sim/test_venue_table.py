@@ -1,0 +1,144 @@
+"""A simulated venue table (pi_app/sim/venue_table.py) as a process of its own, driven by
+a test acting as the director through a real Mosquitto: hands only on go, seats and moves
+with their chips, a break, a SIGKILL and resume, the broker killed and restarted."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from pi_app.venue.broker import LocalBroker
+from pi_app.venue.messages import SeatPlayer
+from pi_app.venue.node import command_topic, report_topic
+from tests.pi_app.sim.venue_harness import Observer, TableProcess, TestDirector, load, write_venue
+
+CHIPS = {"P01": 20000, "P02": 15000, "P03": 10000, "P04": 5000}
+
+
+@pytest.fixture
+def venue(tmp_path):
+    path, users = write_venue(tmp_path / "venue")
+    broker = LocalBroker(load(path), tmp_path / "broker").start()
+    director = TestDirector(broker.url, users["director"])
+    tables: list[TableProcess] = []
+    yield path, broker, director, tables, tmp_path
+    for t in tables:
+        t.kill()
+    director.close()
+    broker.stop()
+
+
+def _draw(director: TestDirector) -> None:
+    for i, (player, chips) in enumerate(CHIPS.items(), 1):
+        cmd = director.seat(player, i, chips, for_hand=0)
+        assert director.answered(cmd).kind == "applied"
+
+
+def _hand(director: TestDirector, hand: int):
+    director.go(hand)
+    director.wait("hand_started", hand=hand)
+    return director.wait("hand_finished", hand=hand)
+
+
+def _chips(finished) -> dict[str, int]:
+    return dict(finished.body.chips)
+
+
+def test_a_table_deals_on_go_seats_and_moves_players_with_their_chips_and_breaks(venue):
+    path, broker, director, tables, tmp = venue
+    tables.append(TableProcess(path, tmp / "t1.db", broker.url))
+    _draw(director)
+    first = _hand(director, 1)
+    assert sum(_chips(first).values()) == sum(CHIPS.values())
+    assert first.body.elapsed_ms > 0
+    # no hand 2 without a go: the table only answers what it is sent
+    director.acknowledge()
+    mover = max(_chips(first), key=lambda p: (_chips(first)[p], p))
+    seat = list(CHIPS).index(mover) + 1
+    cmd = director.move(mover, seat, for_hand=1)
+    moved = director.wait("moved", command=cmd)
+    assert moved.body.player == mover and moved.body.chips == _chips(first)[mover]
+    cmd = director.seat("P09", 6, 7000, for_hand=1, reason="balance")
+    assert director.answered(cmd).kind == "applied"
+    second = _hand(director, 2)
+    assert mover not in _chips(second) and "P09" in _chips(second)
+    assert sum(_chips(second).values()) == sum(CHIPS.values()) - moved.body.chips + 7000
+    cmd = director.signal("break", for_hand=2)
+    assert director.answered(cmd).kind == "applied"
+    out = {e.body.player: e.body.chips for e in director.reports if e.kind == "moved"
+           and e.body.command == cmd}
+    assert out == _chips(second)
+    director.acknowledge(finished=True)
+    summary = json.loads(tables[0].finish().splitlines()[-1])
+    assert summary["table"] == 1 and summary["hands_played"] == 2
+    # the public view carried names and stacks, never an unshown hole card
+    assert director.publics and all(len(p.shown) <= 2 * len(p.players)
+                                    for p in director.publics)
+    seqs = [e.seq for e in director.reports]
+    assert seqs == list(range(1, len(seqs) + 1))  # each report once, in order
+
+
+def test_a_command_for_a_hand_already_dealt_is_refused(venue):
+    path, broker, director, tables, tmp = venue
+    tables.append(TableProcess(path, tmp / "t1.db", broker.url))
+    _draw(director)
+    _hand(director, 1)
+    cmd = director.seat("P09", 6, 7000, for_hand=0, reason="balance")
+    refused = director.answered(cmd)
+    assert refused.kind == "refused" and refused.body.reason.startswith("stale")
+
+
+def test_a_table_killed_and_resumed_resends_only_what_is_unacknowledged(venue):
+    path, broker, director, tables, tmp = venue
+    journal = tmp / "t1.db"
+    tables.append(TableProcess(path, journal, broker.url))
+    _draw(director)
+    first = _hand(director, 1)
+    director.acknowledge(upto=first.seq)
+    director.go(2)
+    director.wait("hand_started", hand=2)
+    tables[0].kill()
+    password = (path.parent / "secrets" / "director.password").read_text().strip()
+    observer = Observer(broker.url, password, report_topic(1))
+    try:
+        tables.append(TableProcess(path, journal, broker.url, resume=True))
+        assert director.wait("resumed").body.hand == 2
+        second = director.wait("hand_finished", hand=2)
+        # a replay of the first seat command changes nothing: the mark is in the journal
+        director.node.send(command_topic(1), 1, SeatPlayer("P01", 1, CHIPS["P01"], "draw"),
+                           for_hand=0)
+        director.go(3)
+        third = director.wait("hand_finished", hand=3)
+        copies = observer.seqs()
+    finally:
+        observer.close()
+    assert copies and min(copies) > first.seq  # nothing acknowledged was sent again
+    assert sum(_chips(third).values()) == sum(_chips(second).values()) == sum(CHIPS.values())
+    answers = [e for e in director.reports if getattr(e.body, "command", None) == 1]
+    assert [e.kind for e in answers] == ["applied"]  # applied once, never answered again
+    cmd = director.signal("break", for_hand=3)
+    director.answered(cmd)
+    director.acknowledge(finished=True)
+    tables[-1].finish()
+
+
+def test_reports_made_while_the_broker_is_down_arrive_once_when_it_is_back(venue):
+    path, broker, director, tables, tmp = venue
+    tables.append(TableProcess(path, tmp / "t1.db", broker.url))
+    _draw(director)
+    _hand(director, 1)
+    director.go(2)
+    director.wait("hand_started", hand=2)
+    broker.kill()
+    time.sleep(1.0)  # the table plays on meanwhile; its reports wait in its outbox
+    broker.start()
+    finished = director.wait("hand_finished", hand=2)
+    assert sum(_chips(finished).values()) == sum(CHIPS.values())
+    seqs = [e.seq for e in director.reports]
+    assert seqs == list(range(1, len(seqs) + 1))
+    cmd = director.signal("break", for_hand=2)
+    director.answered(cmd)
+    director.acknowledge(finished=True)
+    tables[0].finish()

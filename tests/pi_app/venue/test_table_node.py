@@ -1,0 +1,132 @@
+"""The table's side of the venue (pi_app/venue/table_node.py) without a broker: commands
+into journaled events, reports into messages, the public view holding no unshown hole card,
+the director's clock on the TV, acknowledgements."""
+
+from __future__ import annotations
+
+from engine.events import DealerButton, event_from_dict, event_to_dict
+from engine.table.core import TableCore, TableSettings
+from engine.views import ClockView, ScreenState
+from pi_app.sim.policy import next_step, step_event
+from pi_app.venue.messages import (
+    Clock,
+    Envelope,
+    Go,
+    SeatPlayer,
+    VenueState,
+    decode,
+    encode,
+)
+from pi_app.venue.node import report_topic
+from pi_app.venue.table_node import (
+    DirectorClock,
+    TableNode,
+    command_event,
+    public_body,
+    report_body,
+)
+
+SEED = 4
+
+
+class FakeNode:
+    """Records what the table node hands to the node (its real one is tested on a broker
+    in tests/pi_app/sim/test_venue_table.py)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, int, object, int | None]] = []
+        self.acks: list[tuple[str, int]] = []
+
+    def send(self, topic, seq, body, for_hand=None):
+        encode(Envelope("table1", seq, body, for_hand))  # within the messages' bounds
+        self.sent.append((topic, seq, body, for_hand))
+
+    def acknowledge(self, topic, seq):
+        self.acks.append((topic, seq))
+
+
+def _core() -> TableCore:
+    return TableCore.new(TableSettings(players={}, seed=SEED, seats=(1, 2, 3, 4, 5, 6),
+                                       venue_table=1))
+
+
+def _apply(core, env: Envelope) -> list:
+    ev = command_event(env, core.last_t + 1)
+    assert event_from_dict(event_to_dict(ev)) == ev  # journaled as it is
+    return core.apply(ev)
+
+
+def _seated(core) -> int:
+    seq = 0
+    for seq, (name, chips) in enumerate((("Ann", 9000), ("Bob", 8000), ("Cy", 7000)), 1):
+        _apply(core, Envelope("director", seq, SeatPlayer(name, seq, chips, "draw"), 0))
+    return seq
+
+
+def test_commands_become_events_and_every_report_is_a_valid_message():
+    core = _core()
+    seq = _seated(core)
+    _apply(core, Envelope("director", seq + 1, Go(1), 0))
+    core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
+    while core.in_hand:
+        core.apply(step_event(next_step(core, seed=SEED), core))
+    kinds = [r["kind"] for r in core.venue.outbox]
+    assert kinds == ["applied"] * 4 + ["hand_started", "hand_finished"]
+    for rep in core.venue.outbox:
+        data = encode(Envelope("table1", rep["seq"], report_body(rep), rep["for_hand"]))
+        assert decode(data).body.KIND == rep["kind"]
+
+
+def test_flush_hands_each_report_once_and_skips_what_the_director_acknowledged():
+    core, node = _core(), FakeNode()
+    _seated(core)
+    table = TableNode(node, 1)
+    table.on_state(VenueState(1, (), (), (), ((1, 2),), (), 0, False))
+    assert node.acks == [(report_topic(1), 2)]
+    assert table.flush(core.venue.outbox) == 1  # reports 1 and 2 are acknowledged
+    assert [s[1] for s in node.sent] == [3]
+    assert table.flush(core.venue.outbox) == 0
+    assert table.unacknowledged(core.venue.outbox) == 1
+    table.on_state(VenueState(2, (), (), (), ((1, 3),), (), 0, True))
+    assert table.unacknowledged(core.venue.outbox) == 0 and table.finished
+
+
+def test_the_public_view_never_holds_a_hole_card_not_shown():
+    core = _core()
+    seq = _seated(core)
+    dealt: set[str] = set()
+    shown_ever: set[str] = set()
+    for hand in range(1, 6):
+        seq += 1
+        _apply(core, Envelope("director", seq, Go(hand), hand - 1))
+        core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
+        while core.in_hand:
+            core.apply(step_event(next_step(core, seed=SEED), core))
+            hand_state = core.proc.hand
+            holes = {str(c) for seat in hand_state.config.stacks
+                     for c in hand_state.hole_cards(seat)}
+            dealt |= holes
+            body = public_body(core.screen_state(), level=0, applied=seq)
+            encode(Envelope("table1", 1, body))
+            revealed = {str(c) for s in core.screen_state().table.seats
+                        for c in s.shown_cards}
+            for _player, card in body.shown:
+                assert card in revealed  # only what the TV shows face up
+            shown_ever |= {c for _p, c in body.shown}
+            assert set(body.board) == {str(c) for c in hand_state.board}
+    assert dealt and shown_ever < dealt  # some cards were mucked, and never published
+
+
+def test_the_director_clock_counts_down_on_the_table_clock_and_shows_on_the_tv():
+    clock = DirectorClock()
+    screen = ScreenState(clock=ClockView(remaining_seconds=999.0, running=False))
+    now = [100.0]
+    overlay = clock.overlay(lambda: now[0])
+    assert overlay(screen) is screen  # no sync yet: the table's own view
+    clock.sync(Clock(3, True, 60_000), 100.0)
+    now[0] = 112.5
+    shown = overlay(screen).clock
+    assert shown.remaining_seconds == 47.5 and shown.running
+    clock.sync(Clock(3, False, 30_000), 113.0)
+    now[0] = 200.0
+    assert overlay(screen).clock.remaining_seconds == 30.0
