@@ -10,21 +10,34 @@ pot awarded by hand is split as at showdown, odd chips first to the left of the 
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import parse_cards
-from engine.effects import Alert, Effect, Notice
+from engine.effects import Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
+from engine.table.console_args import (
+    need_between_hands,
+    no_args,
+    player_seat,
+    seat_number,
+    table_seats,
+    whole,
+)
+from engine.table.console_args import text as _text
 from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check_name
+from engine.table.console_clock import (
+    add_time,
+    clock_command,
+    jump_level,
+    level_length,
+    remove_time,
+)
 from engine.table.console_core import ConsoleCore
-from engine.text import unsafe_reason
 
 Result = tuple[list[Effect], str]
-MAX_REASON = 200
 DECLARED = ("boxed_card", "wrong_seat", "seat_skipped", "button_out_of_position",
             "exposed_card")
 
@@ -41,49 +54,6 @@ class Spec:
 
     def public_args(self, args: dict[str, Any]) -> dict[str, Any]:
         return {k: ("(hidden)" if k in self.secret else v) for k, v in args.items()}
-
-
-# --- arguments --------------------------------------------------------------------------
-def _int(args: dict[str, Any], key: str, lo: int, hi: int) -> int:
-    value = args.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ConsoleCommandError(f"{key} must be a whole number, got {str(value)[:20]!r}")
-    if not lo <= value <= hi:
-        raise ConsoleCommandError(f"{key} must be {lo}..{hi}, got {value}")
-    return value
-
-
-def _text(args: dict[str, Any], key: str, *, required: bool = True) -> str:
-    value = args.get(key, "")
-    if not isinstance(value, str):
-        raise ConsoleCommandError(f"{key} must be text")
-    # checked before spaces are collapsed (engine.text: controls, line breaks, lone
-    # surrogates, direction controls)
-    if value.strip() and unsafe_reason(value) is not None:
-        raise ConsoleCommandError(f"{key} must not hold control or direction characters")
-    text = " ".join(value.split())
-    if required and not text:
-        raise ConsoleCommandError(f"give a {key}")
-    if len(text) > MAX_REASON:
-        raise ConsoleCommandError(f"{key} has at most {MAX_REASON} characters")
-    return text
-
-
-def _seat(core: ConsoleCore, args: dict[str, Any]) -> int:
-    seat = _int(args, "seat", 1, 10)
-    if seat not in core.tournament.stacks():
-        raise ConsoleRefused(f"no player in seat {seat}")
-    return seat
-
-
-def _no_args(args: dict[str, Any]) -> None:
-    if args:
-        raise ConsoleCommandError(f"no arguments expected, got {', '.join(sorted(args))[:60]}")
-
-
-def _between_hands(core: ConsoleCore) -> None:
-    if core.in_hand or (core.proc is not None and core.proc.stopped):
-        raise ConsoleRefused("finish the hand first")
 
 
 def _name_of(core: ConsoleCore, seat: int) -> str:
@@ -108,8 +78,7 @@ def _free_seats(core: ConsoleCore) -> list[int]:
     tour = core.tournament
     rnd = _next_round(core)
     taken = {e.seat for e in tour.entrants if e.active and e.round == rnd}
-    seats = core.settings.seats or tuple(range(1, 11))
-    return [s for s in seats if s not in taken]
+    return [s for s in table_seats(core) if s not in taken]
 
 
 def _rng(core: ConsoleCore, purpose: str) -> random.Random:
@@ -162,7 +131,7 @@ def _draw_one(core: ConsoleCore) -> int:
 
 
 def seat_draw(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    _no_args(args)
+    no_args(args)
     waiting = core.console.waiting
     if not waiting:
         raise ConsoleRefused("nobody is waiting for a seat: register players first")
@@ -179,7 +148,7 @@ def seat_draw(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 
 def start(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    _no_args(args)
+    no_args(args)
     tour = core.tournament
     if core.console.waiting:
         raise ConsoleRefused(f"draw the seats first: {len(core.console.waiting)} "
@@ -224,7 +193,7 @@ def late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         raise ConsoleRefused("the tournament has not started: register the player")
     if not preview["open"]:
         raise ConsoleRefused(tour._closed_reason())
-    if "chips" in args and _int(args, "chips", 0, 10**12) != preview["chips"]:
+    if "chips" in args and whole(args, "chips", 0, 10**12) != preview["chips"]:
         raise ConsoleRefused(f"the late-entry stack is now {preview['chips']} (level "
                              f"{preview['level']}, deduction {preview['deduction']}): "
                              "confirm again")
@@ -238,7 +207,7 @@ def late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 
 def away(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    seat = _seat(core, args)
+    seat = player_seat(core, args)
     if seat in core.console.away:
         raise ConsoleRefused(f"seat {seat} is already away")
     core.console.away.append(seat)
@@ -246,7 +215,7 @@ def away(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 
 def back(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    seat = _seat(core, args)
+    seat = player_seat(core, args)
     if seat not in core.console.away:
         raise ConsoleRefused(f"seat {seat} is not away")
     core.console.away.remove(seat)
@@ -270,8 +239,8 @@ def fold_away(core: ConsoleCore, t: float) -> list[Effect]:
 
 def remove(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     reason = _text(args, "reason")
-    _between_hands(core)
-    seat = _seat(core, args)
+    seat = player_seat(core, args)
+    need_between_hands(core)
     name, chips = _name_of(core, seat), core.tournament.stacks()[seat]
     effects = core._clock_effects(core.tournament.eliminate(t, seat))
     return effects, f"seat {seat} {name} removed ({reason}); {chips} chips out of play"
@@ -279,12 +248,13 @@ def remove(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 def eliminate(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     """A player is out (between hands); ``by``: the seat credited with the knockout."""
-    seat = _seat(core, args)
+    seat = player_seat(core, args)
+    need_between_hands(core)
     name, chips = _name_of(core, seat), core.tournament.stacks()[seat]
     cmd = {"seat": seat}
     by_words = ""
     if args.get("by") is not None:
-        by = _seat(core, {"seat": args["by"]})
+        by = player_seat(core, args, "by")
         if by == seat:
             raise ConsoleCommandError(f"seat {seat} cannot knock themselves out")
         cmd["by"] = by
@@ -295,7 +265,8 @@ def eliminate(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 
 def undo_elimination(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    _no_args(args)
+    no_args(args)
+    need_between_hands(core)
     effects = core._command(DealerCommand(t=t, command="undo_elimination"))
     return effects, "; ".join(getattr(e, "text", "") for e in effects
                               if isinstance(e, Notice)) or "elimination undone"
@@ -303,7 +274,7 @@ def undo_elimination(core: ConsoleCore, args: dict[str, Any], t: float) -> Resul
 
 # --- chips ------------------------------------------------------------------------------
 def _actor(core: ConsoleCore, args: dict[str, Any]) -> int:
-    seat = _int(args, "seat", 1, 10)
+    seat = seat_number(core, args.get("seat"))
     hand = core.hand
     if not core.in_hand or hand is None:
         raise ConsoleRefused("no hand is being played")
@@ -316,7 +287,7 @@ def _actor(core: ConsoleCore, args: dict[str, Any]) -> int:
 
 def bet(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat = _actor(core, args)
-    amount = _int(args, "amount", 1, 10**12)
+    amount = whole(args, "amount", 1, 10**12)
     effects = core._player_action(PlayerAction(t=t, seat=seat, action="bet_or_raise_to",
                                                amount=amount))
     return effects, f"seat {seat} bets or raises to {amount}"
@@ -347,7 +318,7 @@ def _keyed_action(action: str) -> Callable[[ConsoleCore, dict[str, Any], float],
 
 def _showdown(action: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
     def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-        seat = _int(args, "seat", 1, 10)
+        seat = seat_number(core, args.get("seat"))
         hand = core.hand
         if hand is None or seat not in hand.showdown_pending:
             raise ConsoleRefused(f"seat {seat} has no hand to {action} now")
@@ -357,10 +328,10 @@ def _showdown(action: str) -> Callable[[ConsoleCore, dict[str, Any], float], Res
 
 
 def stack(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    chips = _int(args, "chips", 1, 10**12)
+    chips = whole(args, "chips", 1, 10**12)
     reason = _text(args, "reason")
-    _between_hands(core)
-    seat = _seat(core, args)
+    seat = player_seat(core, args)
+    need_between_hands(core)
     before = core.tournament.stacks()[seat]
     if chips == before:
         raise ConsoleRefused(f"seat {seat} already has {chips}")
@@ -373,97 +344,21 @@ def award(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     from engine.table.console_award import award_by_hand
 
     seats = args.get("seats")
-    if not isinstance(seats, list) or not seats or len(seats) > 10:
-        raise ConsoleCommandError("seats must be a list of 1..10 seat numbers")
-    winners = [_int({"seat": s}, "seat", 1, 10) for s in seats]
+    count = len(table_seats(core))
+    if not isinstance(seats, list) or not seats or len(seats) > count:
+        raise ConsoleCommandError(f"seats must be a list of 1..{count} seat numbers")
+    winners = [seat_number(core, s) for s in seats]
     if len(set(winners)) != len(winners):
         raise ConsoleCommandError("a seat is named twice")
     return award_by_hand(core, winners, t)
 
 
 def confirm_color_up(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    _no_args(args)
+    no_args(args)
     if not core.console.color_up_pending:
         raise ConsoleRefused("no color-up is waiting for confirmation")
     core.console.color_up_pending = False
     return [Notice("Color-up confirmed")], "color-up confirmed"
-
-
-# --- clock ------------------------------------------------------------------------------
-def _clock(command: str, words: str) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
-    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-        _no_args(args)
-        clock = core.tournament.clock
-        if not clock.started:
-            raise ConsoleRefused("the clock has not started")
-        if (command == "pause") == (clock.paused_at is not None):
-            raise ConsoleRefused(f"the clock is already {'paused' if clock.paused_at else 'running'}")
-        return core._command(DealerCommand(t=t, command=command)) + [
-            Alert("paused" if command == "pause" else "resumed")], words
-    return run
-
-
-def add_time(core: ConsoleCore, args: dict[str, Any], t: float, sign: int = 1) -> Result:
-    seconds = _int(args, "seconds", -36000, 36000) * sign
-    if seconds == 0:
-        raise ConsoleCommandError("seconds must not be 0")
-    if not core.tournament.clock.started:
-        raise ConsoleRefused("the clock has not started")
-    effects = core._command(DealerCommand(t=t, command="add_time", args={"seconds": seconds}))
-    return effects, f"{'added' if seconds > 0 else 'removed'} {clock_text(abs(seconds))}"
-
-
-def clock_text(seconds: int) -> str:
-    """Seconds as a clock shows them: ``"1:00"``, ``"0:30"``, ``"1:05:00"`` (an hour or
-    more)."""
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
-
-
-def remove_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    if _int(args, "seconds", 1, 36000) <= 0:  # pragma: no cover - range checked
-        raise ConsoleCommandError("seconds must be above 0")
-    return add_time(core, args, t, sign=-1)
-
-
-def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    number = _int(args, "level", 1, 1000)
-    levels = core.tournament.clock.structure.levels
-    index = next((lv.index for lv in levels if lv.number == number and not lv.is_break), None)
-    if index is None:
-        raise ConsoleRefused(f"no level {number}; levels are 1..{max(lv.number for lv in levels)}")
-    _between_hands(core)
-    effects = core._command(DealerCommand(t=t, command="jump_level", args={"index": index}))
-    return effects, f"jumped to level {number}"
-
-
-def level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    minutes = _int(args, "minutes", 1, 240)
-    tour = core.tournament
-    if tour.structure.qualifiers is not None:
-        raise ConsoleRefused("the rounds of this structure have fixed lengths")
-    first = tour.clock.index + (1 if tour.clock.started else 0)
-    if first >= len(tour.clock.structure.levels):
-        raise ConsoleRefused("no level is left to change")
-    core.console.level_minutes = [first, minutes]
-    apply_level_length(core)
-    return [Notice(f"Levels from now on: {minutes} minutes")], \
-        f"remaining levels {minutes} minutes each"
-
-
-def apply_level_length(core: ConsoleCore) -> None:
-    """Give the remaining levels tonight's length (``console.level_minutes``; after a
-    restore too: the structure file is unchanged)."""
-    if core.console.level_minutes is None:
-        return
-    first, minutes = core.console.level_minutes
-    tour = core.tournament
-    levels = tuple(dataclasses.replace(lv, minutes=float(minutes))
-                   if lv.index >= first and not lv.is_break and lv.minutes is not None else lv
-                   for lv in tour.structure.levels)
-    tour.structure = dataclasses.replace(tour.structure, levels=levels)
-    tour.clock.structure = tour.structure
 
 
 # --- dealing ----------------------------------------------------------------------------
@@ -474,8 +369,8 @@ def declare(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     extra = set(args) - {"kind", "seat", "draw"}
     if extra:
         raise ConsoleCommandError(f"unknown argument {sorted(extra)[0][:20]!r}")
-    seat = _int(args, "seat", 1, 10) if args.get("seat") is not None else None
-    draw = _int(args, "draw", 1, 1000) if args.get("draw") is not None else None
+    seat = seat_number(core, args["seat"]) if args.get("seat") is not None else None
+    draw = whole(args, "draw", 1, 1000) if args.get("draw") is not None else None
     if kind in ("wrong_seat", "seat_skipped", "button_out_of_position") and seat is None:
         raise ConsoleCommandError(f"{kind} needs a seat")
     effects = core._shoe_event(Declaration(t=t, kind=kind, seat=seat, draw=draw))
@@ -510,7 +405,7 @@ def next_hand_applies(core: ConsoleCore) -> bool:
 
 
 def next_hand(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    _no_args(args)
+    no_args(args)
     if not core.tournament.clock.started:
         raise ConsoleRefused("start the tournament first")
     return core._dealer_button(DealerButton(t=t, button="next_hand")), "next hand"
@@ -532,7 +427,7 @@ def card(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 
 def undo(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    _no_args(args)
+    no_args(args)
     return core._undo(), "last action undone"
 
 
@@ -547,7 +442,7 @@ def end_tournament(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     extra = set(args) - {"structure"}
     if extra:
         raise ConsoleCommandError(f"unknown argument {sorted(extra)[0][:20]!r}")
-    _between_hands(core)
+    need_between_hands(core)
     core.console.ended = True
     tour = core.tournament
     return [Notice("The tournament has ended")], \
@@ -580,8 +475,8 @@ COMMANDS: dict[str, Spec] = {
                                                               DEALER),
     "show": Spec(_showdown("show"), DEALER), "muck": Spec(_showdown("muck"), DEALER),
     "stack": Spec(stack), "award": Spec(award), "confirm_color_up": Spec(confirm_color_up),
-    "pause": Spec(_clock("pause", "clock paused")),
-    "resume": Spec(_clock("resume", "clock resumed")),
+    "pause": Spec(clock_command("pause", "clock paused")),
+    "resume": Spec(clock_command("resume", "clock resumed")),
     "add_time": Spec(add_time), "remove_time": Spec(remove_time),
     "jump_level": Spec(jump_level), "level_length": Spec(level_length),
     "declare": Spec(declare, DEALER), "confirm_ruling": Spec(_ruling("confirm_ruling"), DEALER),

@@ -69,7 +69,7 @@ from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_aft
 from engine.table.between_hands import color_up_if_due, hand_seed, smallest_chip
 from engine.table.console import ConsoleState, apply_command, precheck
 from engine.table.console import after_event as console_after_event
-from engine.table.console_commands import apply_level_length
+from engine.table.console_clock import apply_level_length
 from engine.table.dealer_commands import TableStateError, dealer_command
 from engine.table.positions import Positions, next_positions, waiting_seats
 from engine.table.settings import TableSettings

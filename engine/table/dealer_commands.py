@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from engine.betting.hand import HandConfig
 from engine.effects import Effect, LogLine, Notice
-from engine.errors import IllegalActionError, InvalidInputError
+from engine.errors import IllegalActionError, InvalidInputError, PokerTableError
 from engine.events import DealerCommand
 from engine.tournament.clock import ClockAlert
 from engine.tournament.tournament import Tournament
@@ -61,8 +61,8 @@ def dealer_command(core: OperatorCore, ev: DealerCommand) -> list[Effect]:
         if effects is None:
             effects = _player_command(core, c, a, ev.t)
     except (KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, InvalidInputError):
-            raise
+        if isinstance(exc, PokerTableError):
+            raise  # our own errors already say why in one line
         raise InvalidInputError(f"command {c!r}: bad arguments {dict(a)!r} ({exc})") \
             from None
     if effects is None:

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, DealerButton, ShoeStatus
 from engine.table.console import precheck
+from engine.table.console_clock import clock_text
 from engine.table.console_commands import (
     COMMANDS,
-    clock_text,
     late_entry_preview,
     next_hand_applies,
     registration_refusal,
@@ -335,8 +335,11 @@ def test_time_added_or_removed_is_audited_in_the_clocks_words():
     n = Night()
     n.seated(NAMES[:2])
     n.ok("start")
-    assert n.ok("add_time", seconds=-60) == "removed 1:00"
+    assert "remove time" in n.refused("add_time", seconds=-60)  # two commands, each by name
+    assert n.ok("remove_time", seconds=60) == "removed 1:00"
+    assert n.core.console.audit[-1]["command"] == "remove_time"
     assert n.ok("add_time", seconds=90) == "added 1:30"
+    assert n.core.console.audit[-1]["command"] == "add_time"
     assert n.ok("remove_time", seconds=3905) == "removed 1:05:05"
     assert [clock_text(s) for s in (0, 5, 600, 3600)] == ["0:00", "0:05", "10:00", "1:00:00"]
 

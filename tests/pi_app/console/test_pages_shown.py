@@ -64,7 +64,7 @@ def test_register_before_the_start_then_a_late_entry_while_it_is_open(director):
 def test_the_audit_says_time_added_or_removed_in_the_clocks_words(director):
     d, p = director, director.page
     d.seat(["Ann", "Bob"])
-    d.post("/api/add-time", {"seconds": -60})
+    d.post("/api/remove-time", {"seconds": 60})
     d.post("/api/add-time", {"seconds": 90})
     p.tab("clock")
     d.tap("minus1-go")

@@ -1,0 +1,108 @@
+"""The console's clock commands: pause, resume, add and remove time, jump to a level, and
+the remaining levels' length for tonight.  Each is ``run(core, args, t) -> (effects,
+detail)`` (:mod:`engine.table.console_commands`); times are whole seconds, lengths whole
+minutes.  Time added and time removed are two commands, each with a positive number of
+seconds, so the journal and the audit name what was done (``add_time: added 1:00``,
+``remove_time: removed 1:00``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from engine.effects import Alert, Effect, Notice
+from engine.events import DealerCommand
+from engine.table.console_args import need_between_hands, no_args, whole
+from engine.table.console_base import ConsoleCommandError, ConsoleRefused
+from engine.table.console_core import ConsoleCore
+
+Result = tuple[list[Effect], str]
+MAX_SHIFT = 36000  #: seconds added or removed at once (ten hours)
+
+
+def clock_command(command: str, words: str
+                  ) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
+    """Pause or resume (``command``), refused when the clock is not started or already so."""
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+        no_args(args)
+        clock = core.tournament.clock
+        if not clock.started:
+            raise ConsoleRefused("the clock has not started")
+        if (command == "pause") == (clock.paused_at is not None):
+            raise ConsoleRefused(f"the clock is already {'paused' if clock.paused_at else 'running'}")
+        return core._command(DealerCommand(t=t, command=command)) + [
+            Alert("paused" if command == "pause" else "resumed")], words
+    return run
+
+
+def _shift(core: ConsoleCore, args: dict[str, Any], t: float, sign: int) -> Result:
+    value = args.get("seconds")
+    if sign > 0 and isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise ConsoleCommandError(f"seconds must be 1..{MAX_SHIFT}: to take time off the "
+                                  "level, remove time")
+    seconds = whole(args, "seconds", 1, MAX_SHIFT)
+    if not core.tournament.clock.started:
+        raise ConsoleRefused("the clock has not started")
+    effects = core._command(DealerCommand(t=t, command="add_time",
+                                          args={"seconds": sign * seconds}))
+    return effects, f"{'added' if sign > 0 else 'removed'} {clock_text(seconds)}"
+
+
+def add_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    """``seconds`` (1..36000) added to the level being played."""
+    return _shift(core, args, t, 1)
+
+
+def remove_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    """``seconds`` (1..36000) taken off the level being played."""
+    return _shift(core, args, t, -1)
+
+
+def clock_text(seconds: int) -> str:
+    """Seconds as a clock shows them: ``"1:00"``, ``"0:30"``, ``"1:05:00"`` (an hour or
+    more)."""
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    """To level number ``level`` (not a break), between hands."""
+    number = whole(args, "level", 1, 1000)
+    levels = core.tournament.clock.structure.levels
+    index = next((lv.index for lv in levels if lv.number == number and not lv.is_break), None)
+    if index is None:
+        raise ConsoleRefused(f"no level {number}; levels are 1..{max(lv.number for lv in levels)}")
+    need_between_hands(core)
+    effects = core._command(DealerCommand(t=t, command="jump_level", args={"index": index}))
+    return effects, f"jumped to level {number}"
+
+
+def level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    """Every level after the one being played lasts ``minutes`` (1..240) tonight."""
+    minutes = whole(args, "minutes", 1, 240)
+    tour = core.tournament
+    if tour.structure.qualifiers is not None:
+        raise ConsoleRefused("the rounds of this structure have fixed lengths")
+    first = tour.clock.index + (1 if tour.clock.started else 0)
+    if first >= len(tour.clock.structure.levels):
+        raise ConsoleRefused("no level is left to change")
+    core.console.level_minutes = [first, minutes]
+    apply_level_length(core)
+    return [Notice(f"Levels from now on: {minutes} minutes")], \
+        f"remaining levels {minutes} minutes each"
+
+
+def apply_level_length(core: ConsoleCore) -> None:
+    """Give the remaining levels tonight's length (``console.level_minutes``; after a
+    restore too: the structure file is unchanged)."""
+    if core.console.level_minutes is None:
+        return
+    first, minutes = core.console.level_minutes
+    tour = core.tournament
+    levels = tuple(dataclasses.replace(lv, minutes=float(minutes))
+                   if lv.index >= first and not lv.is_break and lv.minutes is not None else lv
+                   for lv in tour.structure.levels)
+    tour.structure = dataclasses.replace(tour.structure, levels=levels)
+    tour.clock.structure = tour.structure
