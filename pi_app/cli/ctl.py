@@ -25,6 +25,7 @@ import json
 import sqlite3
 import sys
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Any
 
@@ -202,18 +203,25 @@ def _command(client: Client, args: argparse.Namespace) -> int:
     path, _build, body_of, _words = VERBS[args.verb]
     body = {k: v for k, v in (body_of(args) if body_of else {}).items() if v is not None}
     if args.verb == "late-entry" and args.chips is None:
-        preview = client.json("GET", "/api/late-entry")
-        if args.json:
-            print(json.dumps(preview, sort_keys=True))
-        elif preview["open"]:
-            print(f"{args.name} would start with {preview['chips']} chips (level "
-                  f"{preview['level']}, deduction {preview['deduction']}); confirm with "
-                  f"--chips {preview['chips']}")
-        else:
-            print("late entry is not open now")
-        return 0
+        return _late_entry_preview(client, args)
     doc = client.json("POST", f"/api/{path}", body)
     print(json.dumps(doc, sort_keys=True) if args.json else doc.get("detail") or "done")
+    return 0
+
+
+def _late_entry_preview(client: Client, args: argparse.Namespace) -> int:
+    """The stack a late entry would get now, for a name the table has checked (a name it
+    would refuse is refused here too, exit status 2); nothing changes."""
+    preview = client.json("GET", "/api/late-entry?" + urllib.parse.urlencode(
+        {"name": args.name}))
+    if not preview["open"]:
+        raise CtlRefused("late entry is not open now")
+    if args.json:
+        print(json.dumps(preview, sort_keys=True))
+    else:
+        print(f"{preview['name']} would start with {preview['chips']} chips (level "
+              f"{preview['level']}, deduction {preview['deduction']}); confirm with "
+              f"--chips {preview['chips']}")
     return 0
 
 

@@ -1,11 +1,14 @@
 """The console's API routes: one path per command (docs/design/console.md).
 
 Every POST is checked in this order, and the first problem is the answer (nothing is
-put on the queue, nothing is journaled): an ``Origin`` that is not the console's own
-(403), a body over 4 kB (413), not ``application/json`` (415), no valid bearer token
-(401), a role that may not (403), a body that is not a JSON object of the command's fields
-with the right types (400).  Then the loop's verdict: 200, or the engine's reason (409, or
-400/403 for what only the engine can tell).
+put on the queue, nothing is journaled): no valid bearer token (401: who asks comes
+first; pairing, which has no token yet, skips it), an ``Origin`` that is not the
+console's own (403), a role that may not (403), a body over 4 kB (413), not
+``application/json`` (415), a body that is not a JSON object of the command's fields with
+the right types (400).  Then the loop's verdict: 200, or the engine's reason (409, or
+400/403 for what only the engine can tell).  A path under ``/api/`` that does not exist
+answers JSON too (404, or 405 for a known path with the wrong method), like every
+refusal: ``{"error": "one line"}``.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 from typing import Any
 
 from engine.table.console import role_may
+from engine.table.console_base import ConsoleCommandError, check_name
 from engine.tournament.results import rows_csv
 from pi_app.console.auth import PAIRED_TTL, TokenError, TokenInfo
 from pi_app.console.season import season_routes
@@ -139,14 +143,18 @@ class Api:
         host = request.headers.get("host", "")
         return origin in (f"http://{host}", f"https://{host}")
 
+    def same_origin(self, request: Any) -> None:
+        """Raises Refused (403) for a request sent by another site's page."""
+        if not self.origin_ok(request):
+            raise Refused(403, "cross-site request refused (Origin is not this console)")
+
     async def body(self, request: Any) -> Any:
         """The checked JSON body (Origin, size, type, then JSON)."""
+        self.same_origin(request)
         return parse_json(await self.raw(request))
 
     async def raw(self, request: Any) -> bytes:
-        """The body's bytes, after the Origin, size and type checks."""
-        if not self.origin_ok(request):
-            raise Refused(403, "cross-site request refused (Origin is not this console)")
+        """The body's bytes, after the size and type checks."""
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
             raise Refused(413, f"the body is over {MAX_BODY} bytes")
@@ -183,11 +191,11 @@ class Api:
 
         async def handle(request: Any) -> Any:
             try:
-                raw = await self.raw(request)
                 who = self.who(request)
+                self.same_origin(request)
                 if not role_may(who.role, command):
                     raise Refused(403, f"the {who.role} may not {command.replace('_', ' ')}")
-                args = check_fields(fields, parse_json(raw))
+                args = check_fields(fields, parse_json(await self.raw(request)))
                 key = self.key(request)
             except Refused as r:
                 return _error(r.status, r.message)
@@ -229,8 +237,8 @@ class Api:
         from starlette.responses import JSONResponse
 
         try:
-            check_fields({}, await self.body(request))
             self._director(request)
+            check_fields({}, await self.body(request))
         except Refused as r:
             return _error(r.status, r.message)
         code, seconds = self.gate.pairing.open()
@@ -247,9 +255,9 @@ class Api:
         from starlette.responses import JSONResponse
 
         try:
+            who = self._director(request)
             body = check_fields({"role": (_STR, True), "ttl_seconds": (_INT, False)},
                                 await self.body(request))
-            who = self._director(request)
             token, info = self.gate.tokens.mint(body["role"], body.get("ttl_seconds",
                                                                        PAIRED_TTL))
         except Refused as r:
@@ -263,8 +271,8 @@ class Api:
         from starlette.responses import JSONResponse
 
         try:
-            body = check_fields({"id": (_STR, True)}, await self.body(request))
             who = self._director(request)
+            body = check_fields({"id": (_STR, True)}, await self.body(request))
             info = self.gate.tokens.revoke(body["id"])  # at once: the journal comes after
         except Refused as r:
             return _error(r.status, r.message)
@@ -301,12 +309,57 @@ class Api:
             if what == "audit":
                 return JSONResponse({"audit": list(self.gate.audit)})
             if what == "late-entry":
-                return JSONResponse(doc["console"]["late_entry"])
+                try:
+                    return JSONResponse(late_entry_offer(doc, request.query_params.get("name")))
+                except Refused as r:
+                    return _error(r.status, r.message)
             if what == "results.csv":
                 return PlainTextResponse(rows_csv(doc["results"]), media_type="text/csv")
             return JSONResponse({"results": doc["results"], "payouts": doc["payouts"],
                                  "finished": doc["finished"]})
         return handle
+
+
+def late_entry_offer(doc: dict[str, Any], name: str | None) -> dict[str, Any]:
+    """``GET /api/late-entry[?name=NAME]``: the stack a late entry gets now (``open``,
+    ``level``, ``chips``, ``deduction``; the role document's ``console.late_entry``) and,
+    given a name, that name as it would be registered (``name``), checked as the entry
+    itself checks it.  Nothing changes.
+
+    Raises:
+        Refused: 400 for a name with control or direction characters, empty or over
+            24 characters; 409 for the name of a player still in (or waiting).
+    """
+    offer = dict(doc["console"]["late_entry"])
+    if name is None:
+        return offer
+    try:
+        checked = check_name(name)
+    except ConsoleCommandError as exc:
+        raise Refused(400, str(exc)) from None
+    playing = {p["name"].casefold() for p in doc["players"] if p["status"] != "out"}
+    if checked.casefold() in playing:
+        raise Refused(409, f"{checked} is already registered")
+    offer["name"] = checked
+    return offer
+
+
+def api_not_found(request: Any, exc: Any) -> Any:
+    """Starlette's 404 and 405: JSON ``{"error": ...}`` under ``/api/`` (as every other
+    answer of the API), Starlette's plain text elsewhere."""
+    from starlette.responses import PlainTextResponse
+
+    status = getattr(exc, "status_code", 404)
+    if not request.url.path.startswith("/api/"):
+        return PlainTextResponse(str(getattr(exc, "detail", "Not Found")), status_code=status,
+                                 headers=getattr(exc, "headers", None))
+    if status == 405:
+        allow = (getattr(exc, "headers", None) or {}).get("Allow", "")
+        response = _error(405, f"{request.method[:10]} is not used here: send {allow}")
+        response.headers["Allow"] = allow
+        return response
+    return _error(404, "no such path under /api/ (the commands and reads are listed in "
+                       "docs/design/console.md)")
 
 
 def _token_doc(token: str, info: TokenInfo) -> dict[str, Any]:

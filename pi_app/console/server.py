@@ -29,7 +29,7 @@ from engine.events import ConsoleCommand, Event
 from pi_app.console.commands import ROLE_DOCS
 from pi_app.console.lan import reachable_host
 from pi_app.console.push import Client, Pusher
-from pi_app.console.routes import is_unicode
+from pi_app.console.routes import api_not_found, command_routes, is_unicode
 from pi_app.console.season import SeasonOverlay
 from pi_app.console.state import public_state
 from pi_app.screens.pairing import PAIR_CODE, PAIR_URL
@@ -148,13 +148,9 @@ class ConsoleServer:
             Route("/api/status", status), WebSocketRoute("/api/ws", self._ws),
             Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
         ]
-        try:
-            from pi_app.console.routes import command_routes
-        except ImportError:  # commands not built yet
-            pass
-        else:
-            routes[-1:-1] = command_routes(self)
-        return Starlette(routes=routes)
+        routes[-1:-1] = command_routes(self)
+        return Starlette(routes=routes,
+                         exception_handlers={404: api_not_found, 405: api_not_found})
 
     async def _ws(self, ws: Any) -> None:
         from starlette.websockets import WebSocketDisconnect

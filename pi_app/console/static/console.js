@@ -422,11 +422,12 @@
   }
 
   async function lateEntryPreview() {
-    const name = $("late-name").value.trim();
-    const r = await call("GET", "/api/late-entry");
+    const typed = $("late-name").value;
+    const r = await call("GET", `/api/late-entry?name=${encodeURIComponent(typed)}`);
     if (!r.ok) { toast(r.answer.error || `refused (${r.status})`, false); return; }
     const a = r.answer;
     if (!a.open) { toast("Late entry is closed", false); return; }
+    const name = a.name;  // as the table checked it (spaces collapsed)
     lateOffer = {name, chips: a.chips};
     setText("late-offer", `${name} gets ${chips(a.chips)} chips at level ${a.level} ` +
       `(the house deducts ${chips(a.deduction)}).`);
