@@ -79,6 +79,8 @@ def public_state(core: TableCore) -> dict[str, Any]:
         "tournament": tour.name, "clock": clock_summary(core),
         "players": players(core), "players_left": len(tour.active()),
         "entries": len(tour.entries()), "payouts": [list(p) for p in tour.payouts()],
+        # money is whole currency units (ints) put after this symbol, as on the TV
+        "currency": tour.structure.currency,
         "results": results(tour), "finished": bool(tour.finished),
         # the all-in odds are the TV's alone (exact fractions; the page has no panel for them)
         "screen": jsonable(dataclasses.replace(screen, now=0.0, extra={}, odds=None)),

@@ -37,6 +37,15 @@ const PT = (() => {
     return n === null || n === undefined ? "-" : Number(n).toLocaleString("en-US");
   }
 
+  /** ("$", 1250) -> "$1,250": whole currency units after the structure's symbol, as the
+      TV writes money (pi_app/screens/winner.py); the digits are grouped as text, so no
+      amount passes through a float */
+  function money(currency, amount) {
+    if (amount === null || amount === undefined) return "-";
+    const digits = String(amount).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    return `${currency || ""}${digits}`;
+  }
+
   /** seconds -> "MM:SS" or "H:MM:SS" (rounded up, as on the TV) */
   function clock(seconds) {
     if (seconds === null || seconds === undefined) return "--:--";
@@ -121,5 +130,5 @@ const PT = (() => {
     node.textContent = up ? "live" : "reconnecting";
   }
 
-  return {el, fill, setText, chips, clock, ordinal, card, blinds, changed, connect, showLink};
+  return {el, fill, setText, chips, money, clock, ordinal, card, blinds, changed, connect, showLink};
 })();

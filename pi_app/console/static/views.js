@@ -4,7 +4,7 @@
 "use strict";
 
 const Views = (() => {
-  const {el, fill, setText, chips, clock, ordinal, card, blinds, changed} = PT;
+  const {el, fill, setText, chips, money, clock, ordinal, card, blinds, changed} = PT;
 
   function levelName(c) {
     return c.is_break ? "BREAK" : `LEVEL ${c.level}`;
@@ -73,19 +73,19 @@ const Views = (() => {
 
   /** ids: payouts (a tbody) */
   function renderPayouts(doc) {
-    changed("payouts", doc.payouts, (payouts) => fill("payouts",
+    changed("payouts", [doc.payouts, doc.currency], ([payouts, cur]) => fill("payouts",
       payouts.length ? payouts.map(([place, amount]) =>
-        el("tr", {}, el("td", {}, ordinal(place)), el("td", {class: "num"}, chips(amount))))
+        el("tr", {}, el("td", {}, ordinal(place)), el("td", {class: "num"}, money(cur, amount))))
         : el("tr", {}, el("td", {colspan: 2, class: "muted"}, "no payouts yet"))));
   }
 
   /** ids: results (a tbody): places decided so far, then the players still in */
   function renderResults(doc) {
-    changed("results", doc.results, (rows) => fill("results", rows.map((r) =>
+    changed("results", [doc.results, doc.currency], ([rows, cur]) => fill("results", rows.map((r) =>
       el("tr", {class: r.status === "in" ? "still-in" : ""},
         el("td", {}, r.place ? ordinal(r.place) : "in"),
         el("td", {class: "name"}, r.name, r.bounty ? el("span", {class: "tag"}, "bounty") : null),
-        el("td", {class: "num"}, r.payout ? chips(r.payout) : ""),
+        el("td", {class: "num"}, r.payout ? money(cur, r.payout) : ""),
         el("td", {class: "num"}, r.knockouts || ""),
         el("td", {class: "num"}, r.points === null ? "" : r.points)))));
   }
