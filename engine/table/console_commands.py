@@ -19,6 +19,7 @@ from engine.cards import parse_cards
 from engine.effects import Effect, Notice
 from engine.events import CardDrawn, DealerButton, DealerCommand, Declaration, PlayerAction
 from engine.table.console_args import (
+    hand_refusal,
     need_between_hands,
     no_args,
     player_seat,
@@ -262,6 +263,23 @@ def eliminate(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     effects = core._command(DealerCommand(t=t, command="eliminate", args=cmd))
     out = f"; {chips} chips out of play" if chips else ""
     return effects, f"seat {seat} {name} eliminated{by_words}{out}"
+
+
+def undo_elimination_applies(core: ConsoleCore) -> bool:
+    """Whether :func:`undo_elimination` fits now (the console shows its button only then):
+    between hands (:func:`engine.table.console_args.hand_refusal`), with an elimination of
+    this round to undo whose seat is still free
+    (:func:`engine.tournament.eliminations.undo_target`)."""
+    from engine.errors import PokerTableError
+    from engine.tournament.eliminations import undo_target
+
+    if core.console.ended or hand_refusal(core) is not None:
+        return False
+    try:
+        undo_target(core.tournament)
+    except PokerTableError:
+        return False
+    return True
 
 
 def undo_elimination(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:

@@ -54,11 +54,16 @@ def eliminate_tied(tour: Tournament, now: float, group: list[Entrant],
     return out
 
 
-def undo_elimination(tour: Tournament, entry_id: int | None = None, *,
-                     chips: int | None = None) -> Entrant:
-    """Put a mistakenly eliminated player back (default: the last one out) with
-    ``chips`` (default: the chips they had when eliminated; needed when they busted in a
-    hand).  Later finishing places move up accordingly."""
+def undo_target(tour: Tournament, entry_id: int | None = None, *,
+                chips: int | None = None) -> tuple[Entrant, int]:
+    """The entry :func:`undo_elimination` would put back and its chips, changing nothing
+    (a console shows its undo only when this does not raise).
+
+    Raises:
+        ClockError: a hand is being played.
+        InvalidInputError: nobody is out, ``entry_id`` is not, no chips to return with
+            (a bust in a hand needs ``chips``), or their seat is taken.
+    """
     if tour.current is not None:
         raise ClockError("finish the hand first")
     outs = sorted((e for e in tour.round_entrants() if not e.active),
@@ -74,6 +79,16 @@ def undo_elimination(tour: Tournament, entry_id: int | None = None, *,
         raise InvalidInputError(f"give the chips {e.name} returns with (got {give!r})")
     if any(x.seat == e.seat for x in tour.active()):
         raise InvalidInputError(f"seat {e.seat} is taken")
+    return e, give
+
+
+def undo_elimination(tour: Tournament, entry_id: int | None = None, *,
+                     chips: int | None = None) -> Entrant:
+    """Put a mistakenly eliminated player back (default: the last one out) with
+    ``chips`` (default: the chips they had when eliminated; needed when they busted in a
+    hand).  Later finishing places move up accordingly.  Raises as :func:`undo_target`."""
+    e, give = undo_target(tour, entry_id, chips=chips)
+    outs = [x for x in tour.round_entrants() if not x.active]
     order = e.out_order or 0
     for x in outs:
         if (x.out_order or 0) > order:

@@ -22,6 +22,9 @@ from pi_app.console.auth import Pairing, TokenInfo, TokenStore
 
 ANSWER_TIMEOUT = 10.0  #: seconds a request waits for the loop
 ROLE_DOCS = ("director", "dealer")  #: the roles with a document of their own
+#: what a role's document leaves out of the console part (the rule of the reads: only the
+#: director may read the audit list, ``GET /api/audit``)
+ROLE_HIDDEN = {"director": (), "dealer": ("audit",)}
 STATUS = {"bad_request": 400, "forbidden": 403, "refused": 409}
 
 
@@ -99,12 +102,14 @@ class Gate:
 
     # --- documents (loop thread) --------------------------------------------------------
     def console_part(self, core: TableCore) -> dict[str, Any]:
-        """The ``console`` object of the role documents (the same for every role; on the
-        loop's thread)."""
+        """The ``console`` object of the role documents, before :func:`role_part` takes out
+        what a role may not see (on the loop's thread)."""
+        from engine.table.console_args import hand_refusal, table_seats
         from engine.table.console_commands import (
             late_entry_preview,
             next_hand_applies,
             registration_refusal,
+            undo_elimination_applies,
         )
 
         console = core.console
@@ -131,9 +136,20 @@ class Gate:
             "in_hand": core.in_hand,
             "registration": registration_refusal(core) is None,
             "next_hand": next_hand_applies(core),
+            "void_hand": bool(core.proc is not None and core.proc.stopped),
+            "hand_refusal": hand_refusal(core),
+            "between_hands": hand_refusal(core) is None,
+            "undo_elimination": undo_elimination_applies(core),
+            "seats": list(table_seats(core)),
             "rounds": core.tournament.structure.qualifiers is not None,
         }
         return extra
+
+
+def role_part(part: dict[str, Any], role: str) -> dict[str, Any]:
+    """The console part as ``role``'s document carries it (:data:`ROLE_HIDDEN` left out)."""
+    hidden = ROLE_HIDDEN[role]
+    return {k: v for k, v in part.items() if k not in hidden} if hidden else part
 
 
 def _settle(fut: asyncio.Future[Verdict], answer: Verdict) -> None:

@@ -26,7 +26,7 @@ from typing import Any
 
 from engine.errors import DeviceError
 from engine.events import ConsoleCommand, Event
-from pi_app.console.commands import ROLE_DOCS
+from pi_app.console.commands import ROLE_DOCS, role_part
 from pi_app.console.lan import reachable_host
 from pi_app.console.push import Client, Pusher
 from pi_app.console.routes import api_not_found, command_routes, is_unicode
@@ -93,16 +93,17 @@ class ConsoleServer:
     def document_texts(self) -> dict[str, str]:
         """``{"public": ..., "director": ..., "dealer": ...}`` built from the core now, as
         JSON text (shapes in docs/design/console.md).  Each part is serialised once for
-        every role and every page: the public part, and the console part the role
-        documents share."""
+        every page: the public part once, the console part once per role (the dealer's
+        has no audit list: :data:`pi_app.console.commands.ROLE_HIDDEN`)."""
         core = self.loop.core
         public = public_state(core)
         del public["role"]
         shared = _dumps(public)[1:-1]
         texts = {"public": '{"role":"public",' + shared + "}"}
         if self.gate is not None:
-            console = _dumps(self.gate.console_part(core))
+            part = self.gate.console_part(core)
             for role in ROLE_DOCS:
+                console = _dumps(role_part(part, role))
                 texts[role] = f'{{"role":"{role}","console":{console},{shared}}}'
         return texts
 

@@ -184,6 +184,7 @@
       setText("late-line", `Open at level ${late.level}: ${chips(late.chips)} chips ` +
         `(after the house's deduction of ${chips(late.deduction)}).`);
     }
+    $("undo-elim-go").hidden = !c.undo_elimination;  // only when there is one to undo
     const seated = d.players.filter((p) => p.seat !== null);
     changed("players", [seated, selectedSeat], ([rows]) => fill("players", rows.map((p) =>
       el("tr", {class: `pick st-${p.status}${p.seat === selectedSeat ? " selected" : ""}`,
@@ -198,11 +199,16 @@
       $("away-go").hidden = p.status !== "in";
       $("back-go").hidden = p.status !== "away";
       const playing = ["in", "away"].includes(p.status);
-      // a player who is out (or has won) has no stack to correct and nothing to remove
-      $("elim-go").hidden = !playing;
-      $("elim-by-box").hidden = !playing;
-      $("stack-form").hidden = !playing;
-      $("remove-form").hidden = !playing;
+      // a player who is out (or has won) has no stack to correct and nothing to remove;
+      // the rest waits until the table is between hands (the commands' own check)
+      const now = playing && c.between_hands;
+      $("elim-go").hidden = !now;
+      $("elim-by-box").hidden = !now;
+      $("stack-form").hidden = !now;
+      $("remove-form").hidden = !now;
+      $("between-line").hidden = !playing || c.between_hands;
+      setText("between-line", c.between_hands ? "" :
+        `Stack, removal and elimination wait: ${c.hand_refusal}.`);
       const others = seated.filter((x) => x.seat !== p.seat && ["in", "away"].includes(x.status))
         .map((x) => [x.seat, x.name]);
       changed("elim-by", [p.seat, others], ([, opts]) => {
@@ -232,6 +238,9 @@
     const table = d.screen && d.screen.table;
     $("act-row").hidden = !c.actor;
     $("next-hand-go").hidden = !c.next_hand;  // between hands (or a deal again), never mid-action
+    setText("next-hand-go", c.void_hand ? "Deal again" : "Next hand");
+    const last = (c.seats || []).slice(-1)[0];
+    if (last) { $("show-seat").max = last; $("declare-seat").max = last; }
     $("bet-form").hidden = !c.actor || !legal || legal.min_raise_to === null;
     $("show-form").hidden = !c.in_hand || c.actor || !table || table.street !== "showdown";
     if (c.actor) {
@@ -270,6 +279,9 @@
     $("resume-go").hidden = running || !d.clock.started;
     $("color-up").hidden = !d.console.color_up_pending;
     $("rounds").hidden = !d.console.rounds;  // only structures with qualifiers have rounds
+    // between hands only, as the commands themselves check
+    $("jump-form").hidden = !d.console.between_hands;
+    $("new-form").hidden = !d.console.between_hands;
   }
 
   function when(iso) {

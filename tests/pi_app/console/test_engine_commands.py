@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, DealerButton, ShoeStatus
 from engine.table.console import precheck
+from engine.table.console_args import between_hands
 from engine.table.console_clock import clock_text
 from engine.table.console_commands import (
     COMMANDS,
     late_entry_preview,
     next_hand_applies,
     registration_refusal,
+    undo_elimination_applies,
 )
 from engine.table.core import TableCore, TableSettings
 
@@ -137,11 +139,21 @@ def test_away_player_is_folded_when_to_act_and_back():
     n = Night()
     seats = n.seated()
     n.ok("start")
-    n.ok("away", seat=seats[0])
     n.deal()
-    assert n.core.hand.status(seats[0]) == "folded" or n.core.hand.actor != seats[0]
-    n.ok("back", seat=seats[0])
-    assert "is not away" in n.refused("back", seat=seats[0])
+    hand = n.core.hand
+    # away: a seat still to act that faces the big blind (so it cannot check)
+    away = next(s for s in seats if s not in (hand.actor, hand.big_blind_seat))
+    n.ok("away", seat=away)
+    assert n.core.hand.status(away) != "folded"  # not before the action reaches them
+    for _ in range(len(seats)):
+        if n.core.hand.status(away) == "folded":
+            break
+        assert n.core.hand.actor not in (None, away)  # never left to act
+        n.ok("call", role="dealer", seat=n.core.hand.actor)
+    assert n.core.hand.status(away) == "folded"  # folded by the rule, not by a command
+    assert not any(a["command"] == "fold" for a in n.core.console.audit)
+    n.ok("back", seat=away)
+    assert "is not away" in n.refused("back", seat=away)
 
 
 def test_stack_correction_remove_eliminate_and_undo():
@@ -287,7 +299,9 @@ def test_precheck_agrees_with_apply(commands):
 
 def _page_flags_agree(n: Night) -> None:
     """The console's flags say what the commands would do: "Next hand" is offered exactly
-    when NEXT HAND fits, and the Register form exactly when a new name may register."""
+    when NEXT HAND fits, the Register form exactly when a new name may register, "Undo the
+    last elimination" exactly when it fits, and the between-hands controls (a stack
+    correction) exactly when a correction fits."""
     assert next_hand_applies(n.core) == (precheck(n.core, n.event("next_hand")) is None)
     n.t -= 1.0
     name = f"Zed{len(n.core.tournament.entrants)}"
@@ -295,6 +309,15 @@ def _page_flags_agree(n: Night) -> None:
     n.t -= 1.0
     if reason is None or "every seat is taken" not in reason:
         assert (registration_refusal(n.core) is None) == (reason is None), reason
+    n.t -= 1.0
+    undo = precheck(n.core, n.event("undo_elimination"))
+    assert undo_elimination_applies(n.core) == (undo is None), undo
+    stacks = n.core.tournament.stacks()
+    if stacks and not n.core.console.ended:
+        seat, chips = min(stacks.items())
+        n.t -= 1.0
+        stack = precheck(n.core, n.event("stack", seat=seat, chips=chips + 1, reason="count"))
+        assert between_hands(n.core) == (stack is None), stack
 
 
 @settings(max_examples=40)

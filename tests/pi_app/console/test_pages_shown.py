@@ -84,3 +84,55 @@ def audit_lines(p) -> list[str]:
     return p.d.execute_script(
         "return Array.from(document.querySelectorAll('#audit li')).map(li =>"
         " Array.from(li.children).map(c => c.textContent.trim()).join('\\n'));")
+
+
+def open_player(p, seat: int) -> None:
+    p.tab("players")
+    p.wait(lambda: p.d.execute_script(
+        "return !!document.querySelector(`#players tr[data-seat=\"${arguments[0]}\"]`)", seat),
+        f"seat {seat} is not listed")
+    row = p.d.find_element("css selector", f'#players tr[data-seat="{seat}"]')
+    p.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    row.click()
+    p.wait(lambda: p.visible("player-panel"), "the player's panel did not open")
+
+
+def test_undo_of_an_elimination_is_offered_only_when_there_is_one_to_undo(director):
+    d, p = director, director.page
+    seats = d.seat(["Ann", "Bob", "Cyd"])
+    open_player(p, seats[0])
+    p.wait(lambda: p.visible("stack-form"), "the player's panel is not shown")
+    assert not p.visible("undo-elim-go")  # nobody is out
+    assert d.state()["console"]["undo_elimination"] is False
+    d.post("/api/eliminate", {"seat": seats[2]})
+    p.wait(lambda: p.visible("undo-elim-go"), "the undo is not offered after a bust")
+    assert "is back in seat" in d.tap("undo-elim-go")
+    assert d.journaled("undo_elimination") == {}
+    p.wait(lambda: not p.visible("undo-elim-go"), "the undo is still offered, nobody out")
+
+
+def test_a_void_hand_is_dealt_again_before_stacks_or_eliminations(director):
+    d, p = director, director.page
+    seats = d.seat(["Ann", "Bob", "Cyd"])
+    d.post("/api/eliminate", {"seat": seats[2]})
+    # a void hand: the first card of the deal exposed by the dealer, the ruling confirmed
+    # (a misdeal, TDA 35-A-7): the same hand is dealt again (TDA 35-C)
+    d.post("/api/next-hand")
+    d.post("/api/card", {"card": "As"})
+    d.post("/api/declare", {"kind": "exposed_card"})
+    d.post("/api/ruling/confirm")
+    c = d.state()["console"]
+    assert c["void_hand"] and c["next_hand"] and not c["between_hands"]
+    open_player(p, seats[0])
+    p.wait_text("between-line", "dealt again")
+    for id_ in ("stack-form", "remove-form", "elim-go", "undo-elim-go"):
+        assert not p.visible(id_), f"#{id_} is offered during a void hand"
+    status, answer = d.table.post("/api/stack", {"seat": seats[0], "chips": 5000,
+                                                 "reason": "count"}, token=d.token)
+    assert status == 409 and "dealt again" in answer["error"]  # as the page says
+    p.tab("hand")
+    p.wait_text("next-hand-go", "Deal again")
+    d.tap("next-hand-go")
+    assert d.journaled("next_hand") == {}
+    p.wait(lambda: not d.state()["console"]["void_hand"], "the hand was not dealt again")
+    p.wait_text("next-hand-go", "Next hand")
