@@ -30,7 +30,7 @@ audit, the request ids seen) and the dispatch.
 from __future__ import annotations
 
 from engine.effects import Effect, LogLine
-from engine.errors import PokerTableError
+from engine.errors import InvalidCardError, PokerTableError
 from engine.events import ConsoleCommand, Event
 from engine.table.atomic import trial_copy
 from engine.table.console_base import (
@@ -99,7 +99,8 @@ def precheck(core: ConsoleCore, event: Event) -> Refusal | None:
         trial_copy(core).apply(event)
     except (PokerTableError, ValueError, KeyError, TypeError) as exc:
         text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
-        kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, KeyError, TypeError))
+        kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, InvalidCardError,
+                                                  KeyError, TypeError))
                 else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
         return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
     return None

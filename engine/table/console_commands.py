@@ -174,15 +174,28 @@ def start_round(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     return start(core, args, t)
 
 
+def late_entry_refusal(core: ConsoleCore) -> str | None:
+    """Why no late entry may be made now (None: it may)."""
+    tour = core.tournament
+    if core.console.ended:
+        return "the tournament has ended: a new one is being set up"
+    if not (tour.clock.started and tour.structure.qualifiers is None):
+        return "the tournament has not started: register the player"
+    if not tour.registration_open():
+        return str(tour._closed_reason())
+    return None
+
+
 def late_entry_preview(core: ConsoleCore) -> dict[str, Any]:
-    """``{"open": bool, "level": N, "chips": C, "deduction": D}``: the stack a late
-    entry gets now (the structure's starting stack less the house's deduction for the
-    level being played; docs/tournament.md)."""
+    """``{"open": bool, "reason": why not or None, "level": N, "chips": C, "deduction":
+    D}``: the stack a late entry gets now (the structure's starting stack less the house's
+    deduction for the level being played; docs/tournament.md)."""
     tour = core.tournament
     started = tour.clock.started and tour.structure.qualifiers is None
     level = tour.clock.level.number if started else 0
     deduction = tour.structure.late_deduction(level) if started else 0
-    return {"open": bool(started and tour.registration_open()), "level": level,
+    reason = late_entry_refusal(core)
+    return {"open": reason is None, "reason": reason, "level": level,
             "chips": tour.structure.starting_stack - deduction, "deduction": deduction}
 
 
@@ -190,10 +203,8 @@ def late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     name = check_name(args.get("name"))
     preview = late_entry_preview(core)
     tour = core.tournament
-    if not (tour.clock.started and tour.structure.qualifiers is None):
-        raise ConsoleRefused("the tournament has not started: register the player")
-    if not preview["open"]:
-        raise ConsoleRefused(tour._closed_reason())
+    if preview["reason"] is not None:
+        raise ConsoleRefused(preview["reason"])
     if "chips" in args and whole(args, "chips", 0, 10**12) != preview["chips"]:
         raise ConsoleRefused(f"the late-entry stack is now {preview['chips']} (level "
                              f"{preview['level']}, deduction {preview['deduction']}): "
@@ -442,6 +453,12 @@ def card(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     effects = core._shoe_event(CardDrawn(t=t, uid=uid, draw=core.shoe_draws + 1))
     core.console.keyed_hand = core.hand_number
     return effects, f"card keyed by hand (draw {core.shoe_draws})"
+
+
+def undo_applies(core: ConsoleCore) -> bool:
+    """Whether UNDO does something now (the console shows **Undo last action** only then):
+    the last action of this hand, before the next card is drawn (``TableCore._undo``)."""
+    return not core.console.ended and core.undo is not None and core.proc is not None
 
 
 def undo(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:

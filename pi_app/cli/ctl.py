@@ -215,7 +215,7 @@ def _late_entry_preview(client: Client, args: argparse.Namespace) -> int:
     preview = client.json("GET", "/api/late-entry?" + urllib.parse.urlencode(
         {"name": args.name}))
     if not preview["open"]:
-        raise CtlRefused("late entry is not open now")
+        raise CtlRefused(preview.get("reason") or "late entry is not open now")
     if args.json:
         print(json.dumps(preview, sort_keys=True))
     else:
@@ -239,8 +239,7 @@ def _read(client: Client, args: argparse.Namespace) -> int:
         text = _status_line(doc)
     elif verb == "results":
         doc = client.json("GET", "/api/results")
-        text = "\n".join(f"{r['place'] or '-':>3} {r['name']:<24} seat {r['seat'] or '-'}"
-                         f"  {r['payout']:>6}  {r['points'] or ''}" for r in doc["results"])
+        text = "\n".join(_result_line(r, doc.get("currency", "")) for r in doc["results"])
     elif verb == "audit":
         doc = client.json("GET", "/api/audit")
         text = "\n".join(f"{a['at']} {a['role']:<8} {a['token']} {a['command']}: {a['detail']}"
@@ -256,6 +255,14 @@ def _read(client: Client, args: argparse.Namespace) -> int:
         text = f"token {doc['id']} revoked"
     print(json.dumps(doc, sort_keys=True) if args.json else text)
     return 0
+
+
+def _result_line(row: dict[str, Any], currency: str) -> str:
+    """One place: ``"  1 Ann    seat 4     $70  12"`` (money after the structure's
+    currency symbol, as the TV and the pages write it)."""
+    money = f"{currency}{row['payout']:,}" if row["payout"] else ""
+    return (f"{row['place'] or '-':>3} {row['name']:<24} seat {row['seat'] or '-'}"
+            f"  {money:>8}  {row['points'] or ''}")
 
 
 def _status_line(doc: dict[str, Any]) -> str:

@@ -109,6 +109,7 @@ class Gate:
             late_entry_preview,
             next_hand_applies,
             registration_refusal,
+            undo_applies,
             undo_elimination_applies,
         )
 
@@ -140,6 +141,7 @@ class Gate:
             "hand_refusal": hand_refusal(core),
             "between_hands": hand_refusal(core) is None,
             "undo_elimination": undo_elimination_applies(core),
+            "undo": undo_applies(core),
             "seats": list(table_seats(core)),
             "rounds": core.tournament.structure.qualifiers is not None,
         }

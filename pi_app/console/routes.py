@@ -316,7 +316,7 @@ class Api:
             if what == "results.csv":
                 return PlainTextResponse(rows_csv(doc["results"]), media_type="text/csv")
             return JSONResponse({"results": doc["results"], "payouts": doc["payouts"],
-                                 "finished": doc["finished"]})
+                                 "currency": doc["currency"], "finished": doc["finished"]})
         return handle
 
 

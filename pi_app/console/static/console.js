@@ -238,6 +238,7 @@
     const table = d.screen && d.screen.table;
     $("act-row").hidden = !c.actor;
     $("next-hand-go").hidden = !c.next_hand;  // between hands (or a deal again), never mid-action
+    $("undo-go").hidden = !c.undo;  // only when there is an action to take back
     setText("next-hand-go", c.void_hand ? "Deal again" : "Next hand");
     const last = (c.seats || []).slice(-1)[0];
     if (last) { $("show-seat").max = last; $("declare-seat").max = last; }
@@ -438,7 +439,7 @@
     const r = await call("GET", `/api/late-entry?name=${encodeURIComponent(typed)}`);
     if (!r.ok) { toast(r.answer.error || `refused (${r.status})`, false); return; }
     const a = r.answer;
-    if (!a.open) { toast("Late entry is closed", false); return; }
+    if (!a.open) { toast(a.reason || "Late entry is closed", false); return; }
     const name = a.name;  // as the table checked it (spaces collapsed)
     lateOffer = {name, chips: a.chips};
     setText("late-offer", `${name} gets ${chips(a.chips)} chips at level ${a.level} ` +

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from pi_app.cli.ctl import READS, VERBS
+from pi_app.cli.ctl import READS, VERBS, _result_line
 from pi_app.console.routes import COMMAND_PATHS
 from tests.pi_app.cli.helpers import run_main
 
@@ -23,3 +23,11 @@ def test_the_help_lists_every_verb_with_what_it_does(capsys):
     assert rc == 0
     for verb, (*_rest, words) in VERBS.items():
         assert f"{verb} {words}" in text, verb
+
+
+def test_results_write_money_after_the_structures_currency():
+    row = {"place": 1, "name": "Ann Lee", "seat": 4, "payout": 1250, "points": 12}
+    assert _result_line(row, "\u20ac").split() == ["1", "Ann", "Lee", "seat", "4",
+                                                   "\u20ac1,250", "12"]
+    out = _result_line({**row, "place": None, "payout": 0, "points": None}, "\u20ac")
+    assert out.split() == ["-", "Ann", "Lee", "seat", "4"]

@@ -106,6 +106,7 @@ def test_cross_site_and_content_type(table):
     ("/api/stack", {"seat": "SEAT", "chips": 100, "reason": ""}, 400, "give a reason"),
     ("/api/add-time", {"seconds": 10**9}, 400, "seconds must be"),
     ("/api/jump-level", {"level": 99}, 409, "no level 99"),
+    ("/api/card", {"card": "Zz"}, 400, "bad card 'Zz'"),
     ("/api/bet", {"seat": "SEAT", "amount": 500}, 409, "no hand is being played"),
 ])
 def test_malformed_or_out_of_range(table, path, body, status, words):

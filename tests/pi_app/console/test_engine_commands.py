@@ -17,6 +17,7 @@ from engine.table.console_commands import (
     late_entry_preview,
     next_hand_applies,
     registration_refusal,
+    undo_applies,
     undo_elimination_applies,
 )
 from engine.table.core import TableCore, TableSettings
@@ -104,6 +105,8 @@ def test_roles_and_unknown_commands():
 def test_late_entry_shows_the_deduction_and_needs_it_confirmed():
     n = Night()
     n.seated()
+    early = late_entry_preview(n.core)
+    assert not early["open"] and early["reason"] == n.refused("late_entry", name="Hal")
     n.ok("start")
     n.ok("jump_level", level=2)
     preview = late_entry_preview(n.core)
@@ -203,7 +206,9 @@ def test_late_registration_is_closed_once_the_tournament_is_over():
         n.ok("eliminate", seat=seat, by=d)
     tour = n.core.tournament
     assert tour.finished and not tour.registration_open()
-    assert not late_entry_preview(n.core)["open"]
+    closed = late_entry_preview(n.core)
+    assert not closed["open"]
+    assert closed["reason"] == n.refused("late_entry", name="Hal")  # the entry's own words
     clock = n.core.screen_state().clock
     assert not clock.late_registration_open
     assert not any("Late registration" in x for x in clock.notices)
@@ -300,8 +305,8 @@ def test_precheck_agrees_with_apply(commands):
 def _page_flags_agree(n: Night) -> None:
     """The console's flags say what the commands would do: "Next hand" is offered exactly
     when NEXT HAND fits, the Register form exactly when a new name may register, "Undo the
-    last elimination" exactly when it fits, and the between-hands controls (a stack
-    correction) exactly when a correction fits."""
+    last elimination" and "Undo last action" exactly when they fit, and the between-hands
+    controls (a stack correction) exactly when a correction fits."""
     assert next_hand_applies(n.core) == (precheck(n.core, n.event("next_hand")) is None)
     n.t -= 1.0
     name = f"Zed{len(n.core.tournament.entrants)}"
@@ -312,6 +317,9 @@ def _page_flags_agree(n: Night) -> None:
     n.t -= 1.0
     undo = precheck(n.core, n.event("undo_elimination"))
     assert undo_elimination_applies(n.core) == (undo is None), undo
+    n.t -= 1.0
+    undo = precheck(n.core, n.event("undo"))
+    assert undo_applies(n.core) == (undo is None), undo
     stacks = n.core.tournament.stacks()
     if stacks and not n.core.console.ended:
         seat, chips = min(stacks.items())

@@ -69,6 +69,7 @@ def test_the_public_page_shows_the_clock_next_level_players_payouts_and_results(
                    "the results were not downloaded")
             status, results = table.get("/api/results")
             assert status == 200 and json.loads(json_file.read_text()) == results
+            assert results["currency"] == "\u20ac"
             assert {r["name"]: r["place"] for r in results["results"]}[busted] == 4
             rows = list(csv.DictReader(csv_file.open()))
             assert [(r["name"], r["place"]) for r in rows] == [

@@ -1,7 +1,9 @@
 """The console shows only what applies now, in real headless Chromium against a real table
-service (loopback, mock hardware): "Next hand" only between hands, the Register form only
-before the start and a late entry only while late registration is open, and the audit
-says time added or removed in the clock's words.  The table is moved on over HTTP with a
+service (loopback, mock hardware): "Next hand" only between hands ("Deal again" after a
+misdeal), "Undo last action" and "Undo the last elimination" only when there is one to
+undo, the stack correction, removal and elimination only between hands, the Register form
+only before the start and a late entry only while late registration is open, and the
+audit says time added or removed in the clock's words.  The table is moved on over HTTP with a
 director's token; what the page shows is the state the table pushed (never reloaded)."""
 
 from __future__ import annotations
@@ -31,6 +33,12 @@ def test_next_hand_is_offered_only_between_hands(director):
     actor = d.state()["console"]["actor"]
     p.wait_text("actor-line", f"Seat {actor} to act")
     assert p.visible("act-row") and not p.visible("next-hand-go")
+    assert not p.visible("undo-go")  # no action yet to take back
+    p.act("fold-go")
+    p.wait(lambda: p.visible("undo-go"), "Undo last action is not offered after a fold")
+    p.act("undo-go")
+    p.wait_text("actor-line", f"Seat {actor} to act")
+    p.wait(lambda: not p.visible("undo-go"), "Undo is still offered with nothing to undo")
     p.act("fold-go")
     while (actor := d.state()["console"]["actor"]) is not None:
         d.post("/api/fold", {"seat": actor})

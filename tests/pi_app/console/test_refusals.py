@@ -24,6 +24,8 @@ def table(tmp_path_factory):
     for name in ("Ann", "Bob", "Cyd"):
         assert t.ctl("register", name).returncode == 0
     assert t.ctl("seat-draw").returncode == 0
+    # before the start, the preview says why no late entry yet, in the entry's words
+    ctl_refused(t, "the tournament has not started: register the player", "late-entry", "Gus")
     assert t.ctl("start").returncode == 0
     t.seats = sorted(p["seat"] for p in t.get("/api/status")[1]["players"])
     yield t
