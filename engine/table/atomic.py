@@ -25,7 +25,7 @@ pages read the core from other threads).
 >>> core.apply(DealerCommand(t=1.0, command="register", args={"name": "Cy", "seat": 1}))
 Traceback (most recent call last):
 ...
-engine.tournament.tournament.RegistrationError: seat 1 is taken
+engine.errors.InvalidInputError: command 'register': seat 1 is taken
 >>> core.snapshot() == before
 True
 """

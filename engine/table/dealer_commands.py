@@ -51,9 +51,11 @@ def dealer_command(core: OperatorCore, ev: DealerCommand) -> list[Effect]:
     """Apply the operator's command ``ev`` to ``core``; return the effects.
 
     Raises:
-        InvalidInputError: an unknown command, or a missing or malformed argument.
-        TableStateError: an elimination (or its undo) while a hand is being played.
-        The tournament's own errors (engine.tournament.tournament), e.g. a taken seat.
+        InvalidInputError: an unknown command, a missing or malformed argument
+            (``"command 'jump_level': bad arguments {...} (...)"``), or a command the
+            table or the tournament refuses now, in their own words and nothing else
+            (``"command 'eliminate': finish the hand first"``, ``"command 'register':
+            seat 1 is taken"``).
     """
     c, a = ev.command, ev.args
     try:
@@ -61,8 +63,10 @@ def dealer_command(core: OperatorCore, ev: DealerCommand) -> list[Effect]:
         if effects is None:
             effects = _player_command(core, c, a, ev.t)
     except (KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, PokerTableError):
-            raise  # our own errors already say why in one line
+        if isinstance(exc, InvalidInputError):
+            raise
+        if isinstance(exc, PokerTableError):  # the table's or tournament's own words
+            raise InvalidInputError(f"command {c!r}: {exc}") from None
         raise InvalidInputError(f"command {c!r}: bad arguments {dict(a)!r} ({exc})") \
             from None
     if effects is None:
