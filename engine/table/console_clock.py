@@ -8,6 +8,7 @@ seconds, so the journal and the audit name what was done (``add_time: added 1:00
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -44,9 +45,23 @@ def _shift(core: ConsoleCore, args: dict[str, Any], t: float, sign: int) -> Resu
     seconds = whole(args, "seconds", 1, MAX_SHIFT)
     if not core.tournament.clock.started:
         raise ConsoleRefused("the clock has not started")
+    if sign < 0:
+        _check_left(core, seconds, t)
     effects = core._command(DealerCommand(t=t, command="add_time",
                                           args={"seconds": sign * seconds}))
     return effects, f"{'added' if sign > 0 else 'removed'} {clock_text(seconds)}"
+
+
+def _check_left(core: ConsoleCore, seconds: int, t: float) -> None:
+    """Raises ConsoleRefused when ``seconds`` is not less than the time left: taken off,
+    it would end the level at once (the clock's rule) while the audit said only "removed"
+    (a slip of a digit would jump a level: jump-level says it)."""
+    view = core.tournament.clock_view(t)
+    left = view.remaining_seconds
+    if left is not None and seconds >= left:
+        what = "break" if view.is_break else f"level {view.level_number}"
+        raise ConsoleRefused(f"only {clock_text(math.ceil(left))} is left of {what}: take "
+                             "off less, or jump to the next level")
 
 
 def add_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
@@ -55,7 +70,7 @@ def add_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 
 
 def remove_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    """``seconds`` (1..36000) taken off the level being played."""
+    """``seconds`` (1..36000) taken off the level being played, less than it has left."""
     return _shift(core, args, t, -1)
 
 

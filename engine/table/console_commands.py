@@ -179,7 +179,10 @@ def late_entry_refusal(core: ConsoleCore) -> str | None:
     tour = core.tournament
     if core.console.ended:
         return "the tournament has ended: a new one is being set up"
-    if not (tour.clock.started and tour.structure.qualifiers is None):
+    if tour.structure.qualifiers is not None:
+        return "this structure's rounds take no late entry: register the player for the " \
+            "next round"
+    if not tour.clock.started:
         return "the tournament has not started: register the player"
     if not tour.registration_open():
         return str(tour._closed_reason())

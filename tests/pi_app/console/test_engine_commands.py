@@ -256,6 +256,10 @@ def test_mini_qualifier_two_starts_with_its_own_players():
     n = Night("mini")
     n.seated(NAMES[:3])
     n.ok("start")
+    # a round being played takes no late entry, and says so (not "has not started")
+    refusal = n.refused("late_entry", name="Hal")
+    assert "rounds take no late entry" in refusal
+    assert late_entry_preview(n.core)["reason"] == refusal
     seats = sorted(n.core.tournament.stacks())
     for seat in seats[:2]:
         n.ok("eliminate", seat=seat)
@@ -371,7 +375,12 @@ def test_time_added_or_removed_is_audited_in_the_clocks_words():
     assert n.core.console.audit[-1]["command"] == "remove_time"
     assert n.ok("add_time", seconds=90) == "added 1:30"
     assert n.core.console.audit[-1]["command"] == "add_time"
+    assert n.ok("add_time", seconds=7200) == "added 2:00:00"
     assert n.ok("remove_time", seconds=3905) == "removed 1:05:05"
+    left = n.core.tournament.clock_view(n.t + 1).remaining_seconds
+    refusal = n.refused("remove_time", seconds=int(left) + 1)  # would end the level
+    assert refusal.startswith("only ") and "left of level 1" in refusal
+    assert n.core.tournament.clock.level.number == 1
     assert [clock_text(s) for s in (0, 5, 600, 3600)] == ["0:00", "0:05", "10:00", "1:00:00"]
 
 
