@@ -168,6 +168,16 @@ def start(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     return effects, f"tournament started with {len(tour.active())} players"
 
 
+def between_rounds(core: ConsoleCore) -> bool:
+    """Whether a structure with qualifiers waits for its next round (or the final) to be
+    started: before the first, or once a round is over, and not after the final (the
+    console shows its Start the next qualifier button only then; the start itself still
+    needs the seats drawn and two players)."""
+    tour = core.tournament
+    return bool(tour.structure.qualifiers is not None and not core.console.ended
+                and (not tour.clock.started or tour.round_over) and not tour.finished)
+
+
 def start_round(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     if core.tournament.structure.qualifiers is None:
         raise ConsoleRefused("this structure has no qualifiers: use start")

@@ -106,6 +106,7 @@ class Gate:
         what a role may not see (on the loop's thread)."""
         from engine.table.console_args import hand_refusal, table_seats
         from engine.table.console_commands import (
+            between_rounds,
             late_entry_preview,
             next_hand_applies,
             registration_refusal,
@@ -144,6 +145,7 @@ class Gate:
             "undo": undo_applies(core),
             "seats": list(table_seats(core)),
             "rounds": core.tournament.structure.qualifiers is not None,
+            "round_start": between_rounds(core),
         }
         return extra
 

@@ -279,7 +279,8 @@
     $("pause-go").hidden = !running;
     $("resume-go").hidden = running || !d.clock.started;
     $("color-up").hidden = !d.console.color_up_pending;
-    $("rounds").hidden = !d.console.rounds;  // only structures with qualifiers have rounds
+    // only structures with qualifiers have rounds; offered between rounds only
+    $("rounds").hidden = !d.console.round_start;
     // between hands only, as the commands themselves check
     $("jump-form").hidden = !d.console.between_hands;
     $("new-form").hidden = !d.console.between_hands;

@@ -14,6 +14,7 @@ from engine.table.console_args import between_hands
 from engine.table.console_clock import clock_text
 from engine.table.console_commands import (
     COMMANDS,
+    between_rounds,
     late_entry_preview,
     next_hand_applies,
     registration_refusal,
@@ -324,6 +325,16 @@ def _page_flags_agree(n: Night) -> None:
     n.t -= 1.0
     undo = precheck(n.core, n.event("undo"))
     assert undo_applies(n.core) == (undo is None), undo
+    n.t -= 1.0
+    late = precheck(n.core, n.event("late_entry", name=name))
+    if late is None or "every seat is taken" not in late:
+        assert late_entry_preview(n.core)["open"] == (late is None), late
+    n.t -= 1.0
+    rnd = precheck(n.core, n.event("start_round"))
+    if between_rounds(n.core):  # offered: refused only for want of drawn players
+        assert rnd is None or "draw the seats" in rnd or "two" in rnd, rnd
+    else:
+        assert rnd is not None
     stacks = n.core.tournament.stacks()
     if stacks and not n.core.console.ended:
         seat, chips = min(stacks.items())

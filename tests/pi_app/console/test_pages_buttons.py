@@ -142,6 +142,7 @@ def test_the_minis_qualifiers_and_final_from_the_night_tab(mini):
         p.wait(lambda: p.visible("rounds"), "the mini's rounds are not offered")
         assert f"round {n} started with 2 players" in d.tap("round-go")
         assert d.journaled("start_round") == {}
+        p.wait(lambda: not p.visible("rounds"), "the next round is offered mid-round")
         p.tab("players")
         p.wait(lambda names=names: sorted(r[1] for r in p.rows("players")
                                           if r[3] == "in") == names,
