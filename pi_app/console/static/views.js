@@ -37,7 +37,7 @@ const Views = (() => {
     setText("clock-next", next);
     setText("clock-players", `${doc.players_left} / ${doc.entries}`);
     setText("clock-average", chips(sc.average_stack));
-    setText("clock-pool", chips(sc.prize_pool));
+    setText("clock-pool", money(doc.currency, sc.prize_pool));  // money, as the payouts
     setText("clock-break", sc.is_break ? "now" : clock(sc.seconds_to_break));
     changed("notices", sc.notices || [], (notices) =>
       fill("clock-notices", notices.map((n) => el("li", {}, n))));

@@ -56,6 +56,7 @@ def test_the_public_page_shows_the_clock_next_level_players_payouts_and_results(
             payouts = [r[1] for r in p.rows("payouts")]
             assert len(payouts) == len(doc["payouts"]) > 0
             assert payouts == [f"\u20ac{amount:,}" for _, amount in doc["payouts"]]
+            assert p.text("clock-pool") == f"\u20ac{screen['prize_pool']:,}"  # money too
             rows = p.rows("results")
             assert sorted(r[1] for r in rows) == ["Ann", "Bob", "Cyd", "Dee"]
             busted = next(x["name"] for x in doc["players"] if x["seat"] == seats[0])
