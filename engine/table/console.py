@@ -48,8 +48,27 @@ from engine.table.console_core import ConsoleCore
 
 __all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
            "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
-           "check_name", "precheck", "role_may"]
+           "check_name", "needs_guard", "precheck", "role_may"]
 
+
+
+#: the commands that check everything before they change anything, and then change one
+#: part in one step (or through the core's own verified steps: a player action, a shoe
+#: event, the UNDO): a refused one changes nothing with no copy of the table kept.  Every
+#: other command changes the tournament in several steps (the clock, the seat draw,
+#: eliminations, the next hand, a pot awarded by hand) and runs under the core's guard
+#: (:class:`engine.table.atomic.Guard`), as the dealer's own commands do.
+VERIFIED_FIRST = frozenset({
+    "register", "late_entry", "back", "bet", "all_in", "fold", "call", "show", "muck",
+    "stack", "confirm_color_up", "level_length", "declare", "confirm_ruling",
+    "override_ruling", "card", "undo", "end_tournament", "token_issued", "token_revoked",
+})
+
+
+def needs_guard(event: ConsoleCommand) -> bool:
+    """Whether ``event`` runs under the core's guard (see :data:`VERIFIED_FIRST`; a command
+    not named there does, a new one included)."""
+    return event.command not in VERIFIED_FIRST
 
 
 def role_may(role: str, command: str) -> bool:

@@ -67,7 +67,7 @@ from engine.table import views as table_views
 from engine.table.announce import clock_effects, public_line
 from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
 from engine.table.between_hands import color_up_if_due, hand_seed, smallest_chip
-from engine.table.console import ConsoleState, apply_command, precheck
+from engine.table.console import ConsoleState, apply_command, needs_guard, precheck
 from engine.table.console import after_event as console_after_event
 from engine.table.console_clock import apply_level_length
 from engine.table.dealer_commands import TableStateError, dealer_command
@@ -557,9 +557,12 @@ class TableCore:
 def _guarded(event: Event, core: TableCore) -> bool:
     """The rare inputs that change the tournament in several steps (see
     :mod:`engine.table.atomic`): NEXT HAND starting a hand, PAUSE/RESUME, the operator's
-    and the console's commands."""
-    if isinstance(event, (DealerCommand, ConsoleCommand, VenueCommand)):
+    and the venue's commands, and the console's commands that change the tournament in
+    several steps (:func:`engine.table.console.needs_guard`)."""
+    if isinstance(event, (DealerCommand, VenueCommand)):
         return True
+    if isinstance(event, ConsoleCommand):
+        return needs_guard(event)
     if isinstance(event, DealerButton) and event.button == "pause_resume":
         return True
     if isinstance(event, DealerButton) and event.button == "next_hand":

@@ -1,6 +1,7 @@
 """Console commands on the table core (engine/table/console.py): a refused command of each
-kind changes nothing, with no snapshot of the table taken, and the precheck tries a
-command on a structural copy, never on the core itself."""
+kind changes nothing, with no snapshot of the table taken (and no copy at all for the
+commands verified before they change anything), and the precheck tries a command on a
+structural copy, never on the core itself."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import pytest
 from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, DealerButton
 from engine.table import atomic
-from engine.table.console import precheck
+from engine.table import core as core_module
+from engine.table.console import VERIFIED_FIRST, precheck
 from engine.table.console_commands import COMMANDS
 from engine.table.core import TableCore, TableSettings
 from pi_app.sim.policy import next_step, step_event
@@ -50,7 +52,7 @@ def _state(core: TableCore) -> dict:
 
 
 def test_every_command_has_a_refused_case():
-    assert set(_refused_args(_in_hand())) == set(COMMANDS)
+    assert set(_refused_args(_in_hand())) == set(COMMANDS) >= VERIFIED_FIRST
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -63,6 +65,8 @@ def test_a_refused_command_changes_nothing_and_takes_no_snapshot(command, monkey
     assert _state(core) == before
     monkeypatch.setattr(TableCore, "snapshot", _no_snapshot)
     monkeypatch.setattr(TableCore, "_load", _no_snapshot)
+    if command in VERIFIED_FIRST:
+        monkeypatch.setattr(core_module, "Guard", _no_snapshot)
     with pytest.raises(PokerTableError):
         core.apply(ev)
     monkeypatch.undo()
@@ -70,10 +74,10 @@ def test_a_refused_command_changes_nothing_and_takes_no_snapshot(command, monkey
 
 
 def _no_snapshot(*_args, **_kwargs):
-    raise AssertionError("a console command took a snapshot of the table")
+    raise AssertionError("a console command took a snapshot or a copy of the table")
 
 
-def test_the_precheck_of_an_accepted_command_leaves_the_core_as_it_was():
+def test_the_precheck_of_an_accepted_command_leaves_the_core_as_it_was(monkeypatch):
     core = _in_hand()
     seat = core.hand.actor
     tour, proc, before = core.tournament, core.proc, _state(core)
@@ -81,6 +85,7 @@ def test_the_precheck_of_an_accepted_command_leaves_the_core_as_it_was():
                         args={"seat": seat})
     assert precheck(core, ev) is None
     assert core.tournament is tour and core.proc is proc and _state(core) == before
+    monkeypatch.setattr(core_module, "Guard", _no_snapshot)  # verified first: no copy
     core.apply(ev)
     assert core.hand.status(seat) == "folded" and core.console.audit[-1]["command"] == "fold"
 
