@@ -89,16 +89,28 @@ def seat_number(core: ConsoleCore, value: Any, key: str = "seat") -> int:
 
 
 def player_seat(core: ConsoleCore, args: dict[str, Any], key: str = "seat") -> int:
-    """``args[key]``: a seat of this table with a player in it.
+    """``args[key]``: a seat of this table with a player in it, while the tournament is
+    being played.
 
     Raises:
         ConsoleCommandError: see :func:`seat_number`.
-        ConsoleRefused: nobody plays in that seat.
+        ConsoleRefused: the tournament is over (:func:`need_not_over`), or nobody plays in
+            that seat.
     """
     seat = seat_number(core, args.get(key), key)
+    need_not_over(core)
     if seat not in core.tournament.stacks():
         raise ConsoleRefused(f"no player in seat {seat}")
     return seat
+
+
+def need_not_over(core: ConsoleCore) -> None:
+    """Raises ConsoleRefused once the tournament is over (one player left, or the final
+    won): its players and its clock stay as they ended; only the last elimination can be
+    undone, or the night ended."""
+    if core.tournament.finished:
+        raise ConsoleRefused("the tournament is over: undo the last elimination, or end "
+                             "the night and start a new tournament")
 
 
 # --- between hands ----------------------------------------------------------------------

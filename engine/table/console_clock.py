@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.effects import Alert, Effect, Notice
 from engine.events import DealerCommand
-from engine.table.console_args import need_between_hands, no_args, whole
+from engine.table.console_args import need_between_hands, need_not_over, no_args, whole
 from engine.table.console_base import ConsoleCommandError, ConsoleRefused
 from engine.table.console_core import ConsoleCore
 
@@ -30,6 +30,7 @@ def clock_command(command: str, words: str
         clock = core.tournament.clock
         if not clock.started:
             raise ConsoleRefused("the clock has not started")
+        need_not_over(core)
         if (command == "pause") == (clock.paused_at is not None):
             raise ConsoleRefused(f"the clock is already {'paused' if clock.paused_at else 'running'}")
         return core._command(DealerCommand(t=t, command=command)) + [
@@ -45,6 +46,7 @@ def _shift(core: ConsoleCore, args: dict[str, Any], t: float, sign: int) -> Resu
     seconds = whole(args, "seconds", 1, MAX_SHIFT)
     if not core.tournament.clock.started:
         raise ConsoleRefused("the clock has not started")
+    need_not_over(core)
     if sign < 0:
         _check_left(core, seconds, t)
     effects = core._command(DealerCommand(t=t, command="add_time",
@@ -85,6 +87,7 @@ def clock_text(seconds: int) -> str:
 def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     """To level number ``level`` (not a break), between hands."""
     number = whole(args, "level", 1, 1000)
+    need_not_over(core)
     levels = core.tournament.clock.structure.levels
     index = next((lv.index for lv in levels if lv.number == number and not lv.is_break), None)
     if index is None:
@@ -97,6 +100,7 @@ def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
 def level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     """Every level after the one being played lasts ``minutes`` (1..240) tonight."""
     minutes = whole(args, "minutes", 1, 240)
+    need_not_over(core)
     tour = core.tournament
     if tour.structure.qualifiers is not None:
         raise ConsoleRefused("the rounds of this structure have fixed lengths")

@@ -276,13 +276,18 @@
 
   function renderClockTab(d) {
     const running = d.clock.running;
+    const over = d.finished;  // the commands refuse to change a finished night's clock
     $("pause-go").hidden = !running;
-    $("resume-go").hidden = running || !d.clock.started;
+    $("resume-go").hidden = running || !d.clock.started || over;
+    $("time-row").hidden = !d.clock.started || over;
+    $("time-form").hidden = !d.clock.started || over;
+    $("length-form").hidden = over;
+    $("clock-over").hidden = !over;
     $("color-up").hidden = !d.console.color_up_pending;
     // only structures with qualifiers have rounds; offered between rounds only
     $("rounds").hidden = !d.console.round_start;
     // between hands only, as the commands themselves check
-    $("jump-form").hidden = !d.console.between_hands;
+    $("jump-form").hidden = !d.console.between_hands || over;
     $("new-form").hidden = !d.console.between_hands;
   }
 

@@ -214,6 +214,13 @@ def test_late_registration_is_closed_once_the_tournament_is_over():
     assert not clock.late_registration_open
     assert not any("Late registration" in x for x in clock.notices)
     assert "registration" in n.refused("late_entry", name="Hal").lower()
+    over = "the tournament is over"  # its players and clock stay as they ended
+    for command, args in [("resume", {}), ("add_time", {"seconds": 60}),
+                          ("remove_time", {"seconds": 1}), ("jump_level", {"level": 2}),
+                          ("level_length", {"minutes": 5}), ("away", {"seat": d}),
+                          ("stack", {"seat": d, "chips": 100, "reason": "count"}),
+                          ("remove", {"seat": d, "reason": "left"}), ("eliminate", {"seat": d})]:
+        assert over in n.refused(command, **args), command
     n.ok("undo_elimination")  # the last bust undone: the night goes on, entries again
     assert late_entry_preview(n.core)["open"]
 
@@ -336,7 +343,7 @@ def _page_flags_agree(n: Night) -> None:
     else:
         assert rnd is not None
     stacks = n.core.tournament.stacks()
-    if stacks and not n.core.console.ended:
+    if stacks and not n.core.console.ended and not n.core.tournament.finished:
         seat, chips = min(stacks.items())
         n.t -= 1.0
         stack = precheck(n.core, n.event("stack", seat=seat, chips=chips + 1, reason="count"))

@@ -144,3 +144,21 @@ def test_a_void_hand_is_dealt_again_before_stacks_or_eliminations(director):
     assert d.journaled("next_hand") == {}
     p.wait(lambda: not d.state()["console"]["void_hand"], "the hand was not dealt again")
     p.wait_text("next-hand-go", "Next hand")
+
+
+def test_a_finished_tournaments_clock_is_not_offered_to_change(director):
+    d, p = director, director.page
+    p.tab("clock")
+    p.wait(lambda: p.visible("jump-form"), "the clock tab is not shown")
+    assert not p.visible("plus1-go") and not p.visible("time-form")  # not started yet
+    seats = d.seat(["Ann", "Bob"])
+    p.wait(lambda: p.visible("plus1-go") and p.visible("time-form"), "no time controls")
+    d.post("/api/eliminate", {"seat": seats[0]})  # one player left: the tournament is over
+    p.wait(lambda: p.visible("clock-over"), "the clock tab does not say it is over")
+    for id_ in ("pause-go", "resume-go", "plus1-go", "time-form", "jump-form", "length-form"):
+        assert not p.visible(id_), f"#{id_} is offered on a finished tournament"
+    status, answer = d.table.post("/api/resume", {}, token=d.token)
+    assert status == 409 and "the tournament is over" in answer["error"]  # as the page says
+    d.post("/api/undo-elimination")
+    p.wait(lambda: p.visible("resume-go") and p.visible("plus1-go"), "the night goes on")
+    assert not p.visible("clock-over")
