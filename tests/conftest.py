@@ -9,9 +9,9 @@ bench/, never asserted by tests.  Explicit ``@settings(...)`` on a test keep the
 defaults for every option they do not set.
 
 Temporary folders (``tmp_path`` and ``tempfile``, in this process and the processes it
-starts) are in RAM, ``/dev/shm``, when the machine has it and ``TMPDIR`` does not name
-another folder: the journal syncs every record to its medium (``fsync``), and on a CI disk
-shared with other work those waits were most of the time of the journaled tests (a
+starts) are in RAM, ``/dev/shm``, when the machine has it with 2 GiB free and ``TMPDIR``
+does not name another folder: the journal syncs every record to its medium (``fsync``), and
+on a CI disk shared with other work those waits were most of the time of the journaled tests (a
 12-hand recovery run: 3.5 s on the disk, 0.9 s in RAM, in the same minute).  What the tests
 check does not depend on the medium: a killed process leaves what it wrote to the kernel,
 a power cut is simulated by copying the files at a chosen moment, and a full disk by a
@@ -30,9 +30,17 @@ settings.register_profile("pokertable", deadline=None,
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "pokertable"))
 
 
+#: RAM the temporary folders need free in /dev/shm; a container's default /dev/shm (64 MB)
+#: is smaller, and then the tests keep the disk.
+_RAM_NEEDED = 2 * 1024**3
+
+
 def _temporary_folders_in_ram() -> None:
     if os.environ.get("TMPDIR") or not (os.path.isdir("/dev/shm")
                                         and os.access("/dev/shm", os.W_OK | os.X_OK)):
+        return
+    fs = os.statvfs("/dev/shm")
+    if fs.f_bavail * fs.f_frsize < _RAM_NEEDED:
         return
     os.environ["TMPDIR"] = "/dev/shm"
     tempfile.tempdir = None  # tempfile reads TMPDIR again
