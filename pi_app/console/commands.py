@@ -51,11 +51,6 @@ class Gate:
         self._lock = threading.Lock()
         self.audit: list[dict[str, Any]] = []
 
-    # --- auth ---------------------------------------------------------------------------
-    def role_of(self, token: str | None) -> str | None:
-        info = self.tokens.check(token)
-        return info.role if info is not None else None
-
     # --- commands -----------------------------------------------------------------------
     async def submit(self, command: str, args: dict[str, Any], who: TokenInfo,
                      request: str | None) -> Verdict:

@@ -10,6 +10,7 @@ document (a page needs the state now, not every state in between).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ class Client:
 
     send: Callable[[str], Any]
     role: str = "public"
+    token_id: str | None = None  #: the id of the token that gave it ``role``
     pending: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -81,9 +83,23 @@ class Pusher:
         finally:
             self.clients.discard(client)
 
-    def set_role(self, client: Client, role: str) -> None:
+    def revoke(self, token_id: str) -> int:
+        """On the console's loop, once the token ``token_id`` is revoked: every page that
+        authenticated with it gets the 401 error (a page then forgets its token) and only
+        the public documents from then on.  Returns how many pages."""
+        text = json.dumps({"type": "error", "status": 401,
+                           "error": "unknown, expired or revoked token"})
+        dropped = [c for c in self.clients if c.token_id == token_id]
+        for c in dropped:
+            c.role, c.token_id = "public", None
+            c.pending = text
+            c.wake.set()
+        return len(dropped)
+
+    def set_role(self, client: Client, role: str, token_id: str | None = None) -> None:
         """After a page authenticated: it gets ``role``'s documents from now on."""
         client.role = role
+        client.token_id = token_id
         text = self.latest.get(role)
         if text is not None:
             client.pending = text

@@ -278,6 +278,7 @@ class Api:
             return _error(r.status, r.message)
         except TokenError as exc:
             return _error(409, str(exc))
+        self.server.pusher.revoke(info.id)  # its open pages get no more of its role's state
         v = await self.gate.submit("token_revoked", {"id": info.id, "role": info.role}, who,
                                    None)
         return JSONResponse({"ok": True, "id": info.id, "revoked": True, "seq": v.seq,

@@ -183,12 +183,12 @@ class ConsoleServer:
         if not isinstance(token, str) or self.gate is None:
             await ws.send_text(json.dumps({"type": "error", "error": "send {\"token\": ...}"}))
             return
-        role = self.gate.role_of(token)
-        if role is None:
+        info = self.gate.tokens.check(token)
+        if info is None:
             await ws.send_text(json.dumps({"type": "error", "status": 401,
                                            "error": "unknown, expired or revoked token"}))
             return
-        self.pusher.set_role(client, role)
+        self.pusher.set_role(client, info.role, info.id)
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self, timeout: float = 10.0) -> None:

@@ -60,3 +60,27 @@ def test_the_dealer_gets_no_audit_lines_pushed_or_read(tmp_path):
         assert status == 200 and "recount yy8" in doc["console"]["audit"][-1]["detail"]
     finally:
         table.close()
+
+
+def test_a_page_whose_token_is_revoked_gets_no_more_of_its_roles_state(tmp_path):
+    table = Table(tmp_path).start()
+    try:
+        director = table.ctl("token", "--role", "director").stdout.strip()
+        status, lost = table.post("/api/tokens", {"role": "director"}, token=director)
+        assert status == 200
+        for name in ("Ann", "Bob"):
+            assert table.post("/api/register", {"name": name}, token=director)[0] == 200
+        phone = Listener(table.port, lost["token"])  # the lost phone, still connected
+        wait_for(lambda: role_docs(phone.messages, "director"), "no director document")
+        assert table.post("/api/tokens/revoke", {"id": lost["id"]}, token=director)[0] == 200
+        wait_for(lambda: any('"status": 401' in m for m in phone.messages),
+                 "the revoked page was not told")
+        assert table.post("/api/seat-draw", {}, token=director)[0] == 200
+        wait_for(lambda: any("Seat draw" in m for m in phone.messages[-1:]), "no push after")
+        messages = phone.close()
+        told = next(i for i, m in enumerate(messages) if '"status": 401' in m)
+        after = [json.loads(m) for m in messages[told + 1:]]
+        assert after and all(d["role"] == "public" and "console" not in d for d in after)
+        assert "seat_draw" not in "".join(messages[told + 1:])  # no audit line either
+    finally:
+        table.close()
