@@ -53,11 +53,12 @@ def test_revoked_token_sends_the_phone_back_to_pairing(table):
         use_token(page, minted["token"])
         page.wait_text("role", "director")
         assert table.ctl("revoke", minted["id"]).returncode == 0
-        page.type("register-name", "Ann")
-        toast = page.act("register-go", expect="unknown, expired or revoked token")
-        assert toast.endswith("pair this phone again")
+        # told at once over its link, before the phone sends anything
         page.wait(lambda: page.visible("pair-view"), "the pairing form came back")
+        assert "unknown, expired or revoked token" in (page.text("toast") or "")
         assert d.execute_script(TOKEN_KEY) is None
+    status, _ = table.post("/api/register", {"name": "Ann"}, token=minted["token"])
+    assert status == 401
     status = json.loads(table.ctl("status", "--json").stdout)
     assert "Ann" not in json.dumps(status)  # the refused command changed nothing
 
