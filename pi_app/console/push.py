@@ -2,8 +2,9 @@
 
 The service loop's thread calls :meth:`Pusher.publish` (thread-safe) with the new
 documents, serialised once; they go out on the console's own asyncio loop.  A page that
-sent a valid token as its first message also gets the role document of its role.  Slow pages
-never hold up the others: each client has a one-slot mailbox that keeps only the newest
+sent a valid token as its first message also gets the role document of its role, until the
+token is revoked or expires (the page is then sent the 401 error, and public documents
+only).  Slow pages never hold up the others: each client has a one-slot mailbox that keeps only the newest
 document (a page needs the state now, not every state in between).
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +29,7 @@ class Client:
     send: Callable[[str], Any]
     role: str = "public"
     token_id: str | None = None  #: the id of the token that gave it ``role``
+    expires: float | None = None  #: when that token expires (epoch seconds)
     pending: str | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -34,7 +37,8 @@ class Client:
 class Pusher:
     """Holds the connected clients and the latest documents (JSON text) per role."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock  #: epoch seconds, for the tokens' expiry
         self.clients: set[Client] = set()
         self.latest: dict[str, str] = {}
         self.aloop: asyncio.AbstractEventLoop | None = None
@@ -55,7 +59,11 @@ class Pusher:
             self.aloop.call_soon_threadsafe(self._deliver, changed)
 
     def _deliver(self, changed: dict[str, str]) -> None:
+        now = self.clock()
         for c in self.clients:
+            if c.expires is not None and now >= c.expires:
+                self._drop(c)  # its token expired while the page was open
+                continue
             text = changed.get(c.role)
             if text is not None:
                 c.pending = text
@@ -87,19 +95,26 @@ class Pusher:
         """On the console's loop, once the token ``token_id`` is revoked: every page that
         authenticated with it gets the 401 error (a page then forgets its token) and only
         the public documents from then on.  Returns how many pages."""
-        text = json.dumps({"type": "error", "status": 401,
-                           "error": "unknown, expired or revoked token"})
         dropped = [c for c in self.clients if c.token_id == token_id]
         for c in dropped:
-            c.role, c.token_id = "public", None
-            c.pending = text
-            c.wake.set()
+            self._drop(c)
         return len(dropped)
 
-    def set_role(self, client: Client, role: str, token_id: str | None = None) -> None:
-        """After a page authenticated: it gets ``role``'s documents from now on."""
+    @staticmethod
+    def _drop(client: Client) -> None:
+        """``client``'s token is no longer good: the 401 error, then public documents."""
+        client.role, client.token_id, client.expires = "public", None, None
+        client.pending = json.dumps({"type": "error", "status": 401,
+                                     "error": "unknown, expired or revoked token"})
+        client.wake.set()
+
+    def set_role(self, client: Client, role: str, token_id: str | None = None,
+                 expires: float | None = None) -> None:
+        """After a page authenticated: it gets ``role``'s documents from now on, until the
+        token ``token_id`` is revoked (:meth:`revoke`) or ``expires`` has passed."""
         client.role = role
         client.token_id = token_id
+        client.expires = expires
         text = self.latest.get(role)
         if text is not None:
             client.pending = text

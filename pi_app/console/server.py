@@ -188,7 +188,7 @@ class ConsoleServer:
             await ws.send_text(json.dumps({"type": "error", "status": 401,
                                            "error": "unknown, expired or revoked token"}))
             return
-        self.pusher.set_role(client, info.role, info.id)
+        self.pusher.set_role(client, info.role, info.id, info.expires)
 
     # --- life cycle ---------------------------------------------------------------------
     def start(self, timeout: float = 10.0) -> None:
