@@ -100,12 +100,13 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
 
 def _start_clock(core: Any, t: float) -> list[Effect]:
     """The tournament starts at the first deal, its clock paused at once (the director's
-    clock is the table's); the extras the structure draws at the start are the director's
-    (a bounty chip, the bonus wheel: chips of their own would not be in the venue's
-    count), so none is drawn here."""
+    clock is the table's); the extras that change the chips in play are the director's (a
+    bounty chip, the bonus wheel, the color-ups: chips of their own would not be in the
+    venue's count), so none is done here."""
     tour = core.tournament
     effects: list[Effect] = core._clock_effects(tour.start(t))
     tour.bonus_hand = None
+    tour.colored_up = [lv.index for lv in tour.clock.structure.levels if lv.color_up]
     for e in tour.active():
         if e.bounty and tour.structure.bounty is not None:
             e.chips -= tour.structure.bounty.chips
@@ -139,9 +140,6 @@ def _after(core: Any, v: VenueState, event: Event, hand_before: int, was_in_hand
             ev = event_from_dict(d)
             assert isinstance(ev, VenueCommand)
             effects += _carry_out(core, v, ev, check_body(ev.kind, ev.body))
-    if core.hand_number != hand_before and not core.free_hand:
-        # a color-up at the deal changes the chips in play (engine.tournament.color_up)
-        v.ledger = _table_chips(core)
     return effects
 
 

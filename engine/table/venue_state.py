@@ -6,8 +6,7 @@ hands; the director (docs/design/venue-topics.md) seats and moves the players, s
 level and says when the next hand may be dealt.  :class:`VenueState` is the table's record
 of that: the highest director command applied (``mark``, rebuilt from the journal on
 restart), the hand the director has said ``go`` for, the chips the table must hold between
-hands (``ledger``: chips seated in less chips moved out, plus the table's own bonus and
-color-up changes), the seats filled since the last deal (newcomers: TDA 10) and the
+hands (``ledger``: chips seated in less chips moved out), the seats filled since the last deal (newcomers: TDA 10) and the
 reports to the director (``outbox``, numbered from 1 in ``report_seq``).
 
 >>> v = VenueState(table=2)

@@ -311,3 +311,16 @@ def test_a_restart_is_reported_resumed_with_the_last_hand():
     reps = _reports(core.apply(DealerCommand(t=core.last_t, command="restarted",
                                              args={"policy": "paused"})))
     assert [(r.kind, r.body) for r in reps] == [("resumed", {"hand": 1})]
+
+
+def test_a_color_up_level_changes_no_chips_at_a_venue_table():
+    core, d = _table()
+    _seat_draw(core, d)
+    _play_hand(core, d)
+    levels = core.tournament.structure.levels
+    lv = next(x for x in levels if x.color_up and not x.is_break)
+    d.send("level", index=lv.index, small_blind=lv.small_blind, big_blind=lv.big_blind,
+           ante=lv.ante)
+    _play_hand(core, d)
+    assert core.proc.hand.config.big_blind == lv.big_blind
+    assert sum(core.tournament.stacks().values()) == core.venue.ledger == 50000
