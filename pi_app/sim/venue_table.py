@@ -30,6 +30,7 @@ from pi_app.sim.policy import next_step
 from pi_app.sim.simulator import SimOptions, Simulation, _StopOnSignal
 from pi_app.venue.config import VenueConfig, load_venue, read_password
 from pi_app.venue.link import LinkStatus
+from pi_app.venue.messages import MessageError
 from pi_app.venue.node import Delivered, Presence, VenueNode, command_topic
 from pi_app.venue.table_node import TableNode, public_body
 
@@ -77,6 +78,7 @@ class VenueTableSim:
         self.venue = load_venue(opts.config)
         settings = venue_settings(self.venue, opts.table, opts.seed)
         tab = next(t for t in self.venue.tables if t.number == opts.table)
+        password = read_password(tab.password_file)  # before a journal is made
         self.sim = Simulation(SimOptions(preset=self.venue.structure, players=tab.seats,
                                          seed=opts.seed + opts.table, journal=opts.journal,
                                          resume=opts.resume, late=(), name=tab.name),
@@ -87,7 +89,7 @@ class VenueTableSim:
         director = self.venue.director_username
         self.node = VenueNode(
             opts.broker or self.venue.broker_url, username=tab.username,
-            password=read_password(tab.password_file), director=director,
+            password=password, director=director,
             tables={t.number: t.username for t in self.venue.tables},
             subscriptions=TableNode.subscriptions(opts.table), put=self.inbox.put,
             marks={(director, command_topic(opts.table)): core.venue.mark},
@@ -185,10 +187,14 @@ class VenueTableSim:
         if not self._holding:
             self.table.flush(v.outbox)
         level = self.core.tournament.clock.index
-        body = public_body(self.core.screen_state(), level=level, applied=v.mark)
+        body = public_body(self.core.screen_state(), level=level, applied=v.mark,
+                           seated=self.core.names())
         if body != self._public:
             self._public = body
-            self.table.publish_public(max(1, self.sim.service.journal.last_seq), body)
+            try:
+                self.table.publish_public(max(1, self.sim.service.journal.last_seq), body)
+            except MessageError as exc:  # the TV's copy on the broker waits, play goes on
+                log.warning("venue: public view not published: %s", exc)
 
 
 def run_venue_table(opts: VenueTableOptions) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,19 +71,28 @@ def report_body(report: dict[str, Any]) -> Any:
     return cls(**body)
 
 
-def public_body(screen: ScreenState, *, level: int, applied: int) -> TablePublic:
+def public_body(screen: ScreenState, *, level: int, applied: int,
+                seated: Mapping[int, str] | None = None) -> TablePublic:
     """The retained public view of a table from its public ``screen`` state: the hand
     number, the ``level`` index, each player's seat and stack, the board, the cards shown
     face up (a card not shown is never in the screen state), and ``applied``: the highest
-    director command applied."""
+    director command applied.  ``seated`` (seat -> name, the players seated now): between
+    hands the screen still shows the last hand, whose seats may since have been left; a
+    seat not held by the same player now is left out."""
     table = screen.table
     if table is None:
         return TablePublic(0, level, (), (), (), applied)
-    players = tuple((s.name, s.seat, s.stack) for s in table.seats
-                    if s.name and s.status != "empty")
-    shown = tuple((s.name, str(c)) for s in table.seats if s.name for c in s.shown_cards)
-    return TablePublic(table.hand_number, level, players,
-                       tuple(str(c) for c in table.board), shown, applied)
+    seen: set[str] = set()
+    kept = []
+    for s in table.seats:
+        if not s.name or s.status == "empty" or s.name in seen or (
+                seated is not None and seated.get(s.seat) != s.name):
+            continue
+        seen.add(s.name)
+        kept.append(s)
+    return TablePublic(table.hand_number, level, tuple((s.name, s.seat, s.stack) for s in kept),
+                       tuple(str(c) for c in table.board),
+                       tuple((s.name, str(c)) for s in kept for c in s.shown_cards), applied)
 
 
 def _plain(value: Any) -> Any:

@@ -130,3 +130,14 @@ def test_the_director_clock_counts_down_on_the_table_clock_and_shows_on_the_tv()
     clock.sync(Clock(3, False, 30_000), 113.0)
     now[0] = 200.0
     assert overlay(screen).clock.remaining_seconds == 30.0
+
+
+def test_the_public_view_leaves_out_a_seat_left_since_the_last_hand_and_names_no_one_twice():
+    from engine.views import SeatPublic, TablePublicView
+
+    seats = (SeatPublic(3, "Ann", 500), SeatPublic(5, "Bob", 700), SeatPublic(6, "Ann", 900))
+    screen = ScreenState(table=TablePublicView(hand_number=7, seats=seats))
+    body = public_body(screen, level=2, applied=9, seated={5: "Bob", 6: "Ann"})
+    assert body.players == (("Bob", 5, 700), ("Ann", 6, 900))
+    encode(Envelope("table1", 1, body))
+    assert [p for p, _s, _c in public_body(screen, level=2, applied=9).players] == ["Ann", "Bob"]
