@@ -53,7 +53,8 @@ def is_simulated(config) -> bool:
     """True when every device is mocked, the shoe is the simulator and no console drives
     the table: bots play."""
     return (config.shoe_port == "sim" and all(v == "mock" for v in config.backends.values())
-            and getattr(config, "console", None) is None)
+            and getattr(config, "console", None) is None
+            and getattr(config, "venue", None) is None)
 
 
 def _handler(args: argparse.Namespace) -> int:
@@ -69,6 +70,11 @@ def _handler(args: argparse.Namespace) -> int:
         if sim_only:
             raise InvalidInputError(f"{', '.join(sim_only)}: only for the simulated table "
                                     "(the default config), not for the service")
+        if config.venue is not None:
+            raise InvalidInputError(
+                f"{config.source}: venue: a live table does not join a venue yet (the "
+                "section is checked; the simulated venue tables run with pokertable sim "
+                "--venue-table)")
         from pi_app.service.journal import Journal
 
         if not Journal.exists(config.journal_path):

@@ -23,6 +23,8 @@ described in ``config/example-table.toml``.  Sections and keys::
                   exposed_first_cards, one_extra_card, ...: docs/irregularities.md)
     [console]     listen ("HOST:PORT", default 127.0.0.1:8765), registration (bool: the
                   night starts with no players; they are registered from the console)
+    [venue]       file (a venue.toml), table (this table's number in it): one table of a
+                  venue, seated by its director (pi_app/service/venue_config.py)
 
 Errors: :class:`ConfigError` (an :class:`engine.errors.InvalidInputError`) whose message
 names the file and the dotted key: ``table.toml: seats.count: must be 2..10, got 12``.
@@ -60,6 +62,7 @@ from pi_app.service.config_schema import (
     read_sections,
 )
 from pi_app.service.console_config import ConsoleConfig, console_config
+from pi_app.service.venue_config import TableVenueConfig, table_venue_config
 
 if TYPE_CHECKING:
     from pi_app.service.devices import DeviceSettings
@@ -119,6 +122,7 @@ class TableConfig:
     watchdog: bool
     house_rules: dict[str, Any] = field(default_factory=dict)
     console: ConsoleConfig | None = None
+    venue: TableVenueConfig | None = None  # [venue]: one table of a venue
     new_player: str = "button_passes"  # house option: a new player's first hand
     heads_up: str = "button"  # house option: who posts the small blind heads-up
     #: Why the structure cannot be read now (loaded with ``structure_optional``): only a
@@ -150,12 +154,16 @@ class TableConfig:
         players when the console registers them: ``[console] registration``)."""
         from engine.table.core import TableSettings
         registering = self.console is not None and self.console.registration
-        return TableSettings(players={} if registering else self.player_names(),
-                             structure=self.structure, profile=self.house_profile,
+        venue = self.venue
+        return TableSettings(players={} if registering or venue else self.player_names(),
+                             structure=venue.structure if venue else self.structure,
+                             profile=self.house_profile,
                              seed=self.seed, deck_seed=self.deck_seed, layout=self.tv_layout,
                              name=self.name, house_rules=dict(self.house_rules),
                              seats=self.seats, new_player=self.new_player,
-                             heads_up=self.heads_up)
+                             heads_up=self.heads_up,
+                             venue_table=venue.table if venue else 0,
+                             venue_director=venue.director if venue else "director")
 
     # --- the typed settings the device adapters are made from ---------------------------
     def device_settings(self) -> DeviceSettings:
@@ -273,7 +281,8 @@ def _table_config(f: ConfigFile, source: str, base_dir: Path | None, env: dict[s
         mux_parent_bus=f.displays.mux_parent_bus, mux_address=f.displays.mux_address,
         sound=f.sound.enabled, speech=f.sound.speech,
         tick_interval=float(f.service.tick_interval), watchdog=f.service.watchdog,
-        house_rules=house_rules, console=console_config(f.console))
+        house_rules=house_rules, console=console_config(f.console),
+        venue=table_venue_config(f.venue, base_dir, seats))
 
 
 def default_config_text() -> str:

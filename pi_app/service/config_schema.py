@@ -133,6 +133,13 @@ class ConsoleSection(_Section):
     registration: bool = False
 
 
+class VenueSection(_Section):
+    """``[venue]``: checked by :func:`pi_app.service.venue_config.table_venue_config`."""
+
+    file: str
+    table: Annotated[int, Field(ge=1, le=64)]
+
+
 class ConfigFile(_Section):
     """A whole config file, section by section (every section optional)."""
 
@@ -149,6 +156,7 @@ class ConfigFile(_Section):
     service: ServiceSection = ServiceSection()
     house_rules: HouseRulesSection = HouseRulesSection()
     console: ConsoleSection | None = None  # absent: no console is served
+    venue: VenueSection | None = None  # absent: a table of its own
 
 
 def read_sections(data: dict[str, Any]) -> ConfigFile:
