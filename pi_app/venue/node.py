@@ -16,9 +16,9 @@ does with it, so that neither side writes it twice:
   (from its journal: the node keeps no counter of its own) and keeps it until
   :meth:`VenueNode.acknowledge` says the receiver applied it (the table's ``applied``,
   ``moved`` or ``refused`` for a command; the director's ``venue_state`` for a report).
-  Whenever the link connects again, and every :data:`RESEND_SECONDS` of the owner's
-  :meth:`VenueNode.tick` while something waits, everything not acknowledged is published
-  again, in order (the receiver's inbox makes a copy harmless); retained topics keep only
+  Whenever the link connects again everything not acknowledged is published again, in
+  order, and the owner's :meth:`VenueNode.tick` publishes again what has waited
+  :data:`RESEND_SECONDS` since it was last sent (the receiver's inbox makes a copy harmless); retained topics keep only
   their latest message.
 
 On restart the owner rebuilds the node from its journal: ``marks`` (the last seq applied
@@ -33,6 +33,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,7 +132,7 @@ class VenueNode:
         self._out_lock = threading.Lock()
         self._outbox: dict[str, dict[int, bytes]] = {}  # topic -> seq -> payload
         self._latest: dict[str, bytes] = {}             # retained topic -> payload
-        self._last_resend = float("-inf")
+        self._sent_at: dict[tuple[str, int], float] = {}  # (topic, seq) -> monotonic
         self.link = VenueLink(url, client_id=client_id or f"pokertable-{username}",
                               username=username, password=password,
                               subscriptions=subscriptions, put=self._on_link,
@@ -174,6 +175,7 @@ class VenueNode:
                 self._latest[topic] = payload
             else:
                 self._outbox.setdefault(topic, {})[seq] = payload
+                self._sent_at[(topic, seq)] = time.monotonic()
         return self.link.publish(topic, payload, retain=latest)
 
     def acknowledge(self, topic: str, seq: int) -> None:
@@ -182,6 +184,7 @@ class VenueNode:
             kept = self._outbox.get(topic, {})
             for s in [s for s in kept if s <= seq]:
                 del kept[s]
+                self._sent_at.pop((topic, s), None)
 
     def unacknowledged(self, topic: str) -> list[int]:
         """The seqs sent on ``topic`` that are not acknowledged yet, in order."""
@@ -189,16 +192,19 @@ class VenueNode:
             return sorted(self._outbox.get(topic, {}))
 
     def tick(self, now: float) -> int:
-        """Call from the owner's loop with its monotonic clock (seconds): every
-        :data:`RESEND_SECONDS` while something is unacknowledged, publish it again (after a
-        broker lost its state, the receiver's subscription may have come back after the
-        first copy went out); returns how many were published."""
+        """Call from the owner's loop with ``time.monotonic()``: publish again each message
+        not acknowledged :data:`RESEND_SECONDS` after it was last sent (after a broker lost
+        its state, the receiver's subscription may have come back after the first copy
+        went out); returns how many were published."""
         with self._out_lock:
-            waiting = any(self._outbox.values())
-            if not waiting or now - self._last_resend < RESEND_SECONDS:
-                return 0
-            self._last_resend = now
-        return self.resend()
+            due = [(t, s, p) for t, kept in sorted(self._outbox.items())
+                   for s, p in sorted(kept.items())
+                   if now - self._sent_at.get((t, s), now) >= RESEND_SECONDS]
+            for t, s, _p in due:
+                self._sent_at[(t, s)] = now
+        for topic, _seq, payload in due:
+            self.link.publish(topic, payload)
+        return len(due)
 
     def resend(self) -> int:
         """Publish again every message not acknowledged (in order) and the latest of each
