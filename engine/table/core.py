@@ -37,6 +37,7 @@ import dataclasses
 import hashlib
 import random
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from engine.betting.hand import Hand, HandConfig
@@ -44,7 +45,16 @@ from engine.betting.seat_input import IDLE, SeatInput, apply_seat_button
 from engine.dealing.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
 from engine.dealing.procedure import DealingProcedure
 from engine.dealing.registry import DeckRegistry, make_test_deck
-from engine.effects import Alert, Effect, HandHistory, LogLine, Notice, ShoeCommand
+from engine.effects import (
+    Alert,
+    Effect,
+    HandHistory,
+    LazyHandHistory,
+    LazyLogLine,
+    LogLine,
+    Notice,
+    ShoeCommand,
+)
 from engine.errors import InvalidInputError
 from engine.events import (
     CardDrawn,
@@ -384,7 +394,7 @@ class TableCore:
                     effects.append(ShoeCommand("lock"))
             elif isinstance(o, HandVoided):
                 self.seat_inputs = {}
-            effects.append(LogLine("INFO", public_line(o)))
+            effects.append(LazyLogLine("INFO", partial(public_line, o)))
         if any(isinstance(o, HandComplete) for o in outcomes):
             effects += self._finish_hand(t)
         return effects
@@ -406,8 +416,9 @@ class TableCore:
             self.history_digest = hashlib.sha256(
                 (self.history_digest + private).encode()).hexdigest()
             effects.append(HandHistory(self.hand_number, private, private=True))
-            effects.append(HandHistory(self.hand_number, dumps_hand(phh, public=True),
-                                       private=False))
+            effects.append(LazyHandHistory(self.hand_number,
+                                           partial(dumps_hand, phh, public=True),
+                                           private=False))
         if not self.free_hand:
             effects += self._clock_effects(self.tournament.hand_finished(t, hand.stacks))
         return effects
