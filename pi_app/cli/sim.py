@@ -7,6 +7,8 @@
     pokertable sim --demo exposed-second-card|premature-flop|all [--screenshots DIR]
     pokertable sim --venue-table N --venue-config venue.toml --seed S --journal FILE
                    [--broker URL] [--resume]
+    pokertable sim --venue --tables 3 --players 24 --seed S --until-winner --json
+                   [--broker URL --venue-config FILE]
 
 Bots press the mocked seat keys, the simulated shoe deals over the real wire protocol, the
 loop journals every event; virtual time unless ``--realtime``.  The run is deterministic
@@ -19,6 +21,9 @@ per hand plus a closing count line.
 ``--venue-table`` plays one table of a venue (pi_app/sim/venue_table.py): the director
 seats the players and says when each hand is dealt; the last line is the table's
 ``{"table", "hands_played", "history_sha256"}``.
+``--venue`` runs a whole venue (pi_app/sim/venue.py): a broker, the director and each table
+as separate processes; the last line is ``{"hands_played", "places", "moves",
+"tables_broken", "history_sha256"}``.
 """
 
 from __future__ import annotations
@@ -46,13 +51,23 @@ def _int_in(lo: int, hi: int | None, what: str):
     return parse
 
 
+def _players(text: str) -> int:
+    """``--players``: 2..10 at one table; up to 640 for a venue (checked with --venue)."""
+    try:
+        return _int_in(2, 640, "players")(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(f"players must be 2..10 (at a venue 2..640), got "
+                                         f"{text!r}") from None
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("sim", help="play a whole simulated table (bots, simulated shoe)",
                        description=__doc__.replace("``", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--preset", default="gunpowder",
                    help="structure preset or file (gunpowder, phat-ace, mini)")
-    p.add_argument("--players", type=_int_in(2, 10, "players"), default=6, help="players, 2..10 (default 6)")
+    p.add_argument("--players", type=_players, default=None,
+                   help="players, 2..10 (default 6); with --venue 2..9 per table (default 24)")
     p.add_argument("--seed", type=_int_in(0, None, "seed"), default=1, help="seed of the whole run (default 1)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--hands", type=_int_in(1, None, "hands"), help="stop after this many hands")
@@ -78,13 +93,39 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="play one hand with a deliberate dealing error (misdeal demo)")
     p.add_argument("--venue-table", type=_int_in(1, 64, "venue-table"), metavar="N",
                    help="play table N of a venue: seats, moves and go from its director")
+    p.add_argument("--venue", action="store_true",
+                   help="a whole simulated venue: a director and --tables tables as "
+                        "separate processes through a broker (pi_app/sim/venue.py)")
+    p.add_argument("--tables", type=_int_in(1, 64, "tables"), default=3,
+                   help="with --venue: tables of nine seats (default 3)")
     p.add_argument("--venue-config", metavar="FILE", help="the venue.toml of --venue-table")
     p.add_argument("--broker", metavar="URL",
                    help="the venue's broker (mqtt://HOST:PORT); default: venue.toml's")
     p.set_defaults(func=_handler)
 
 
+def _venue(args: argparse.Namespace) -> int:
+    """``--venue``: the whole simulated venue; its result is the last stdout line."""
+    from pi_app.sim.venue import VenueSimOptions, run_venue
+
+    if args.hands is not None:
+        raise InvalidInputError("--venue plays until a winner: --hands does not apply")
+    result = run_venue(VenueSimOptions(tables=args.tables, players=args.players or 24,
+                                       seed=args.seed, broker=args.broker,
+                                       config=args.venue_config))
+    print(json.dumps(result))
+    sys.stdout.flush()
+    return 0
+
+
 def _handler(args: argparse.Namespace) -> int:
+    if args.venue:
+        return _venue(args)
+    if args.players is None:
+        args.players = 6
+    elif args.players > 10:
+        raise InvalidInputError(f"players must be 2..10 at one table (more only with "
+                                f"--venue), got {args.players}")
     if args.demo:
         from pi_app.sim.demos import DEMOS, run_demo
 

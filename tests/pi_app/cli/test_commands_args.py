@@ -81,10 +81,18 @@ def test_shoe_soak_limit_is_inclusive() -> None:
     shoe_cmd.check_soak_args(args)  # no error
 
 
+def test_sim_refuses_more_than_ten_players_at_one_table(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run_main(["sim", "--players", "11", "--journal", "j.db"], capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, "players must be 2..10 at one table")
+    assert listing(tmp_path) == set()
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["--seed", "-1"], "seed must be at least 0"),
     (["--players", "1"], "players must be 2..10"),
-    (["--players", "11"], "players must be 2..10"),
+    (["--players", "641"], "players must be 2..10"),
     (["--hands", "0"], "hands must be at least 1"),
     (["--hands", "-3"], "hands must be at least 1"),
 ])
