@@ -30,6 +30,7 @@ SHORT = [
     ("bench_equity.py", ["--spots", "10"]),
     ("bench_console.py", ["--clients", "20", "--commands", "100", "--idle", "10"]),
     ("bench_page_weight.py", []),
+    ("bench_venue.py", []),
 ]
 #: each bench once in a tiny size (tests/test_benches.py)
 TINY = {
@@ -49,6 +50,7 @@ TINY = {
                         "--exact-boards", "2000"],
     "bench_console.py": ["--clients", "2", "--commands", "3", "--idle", "0.5"],
     "bench_page_weight.py": [],
+    "bench_venue.py": ["--tables", "2", "--players", "10", "--nights", "1", "--hands", "5"],
 }
 
 
