@@ -277,6 +277,10 @@ class Clock:
         if not self.started:
             return out
         self._now = now
+        secs = self.structure.levels[self.index].seconds
+        if secs is not None and not (self.finished or self.break_pending) and \
+                self.elapsed(now) < secs + self.adjust - ONE_MINUTE:
+            return out  # nothing can be due: no warning (the first is a minute before), no end
         while not (self.finished or self.break_pending):
             if self.level.seconds is None:
                 break

@@ -267,6 +267,8 @@ class Tournament:
     def tick(self, now: float) -> list[ClockAlert]:
         """Bring the clock to ``now`` (call on every redraw)."""
         out = self.clock.update(now)
+        if self.structure.qualifiers is None:  # a round ends only in a house-rounds night
+            return out
         return out + self._check_round_end(now)
 
     def pause(self, now: float) -> list[ClockAlert]:
