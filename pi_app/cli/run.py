@@ -70,11 +70,6 @@ def _handler(args: argparse.Namespace) -> int:
         if sim_only:
             raise InvalidInputError(f"{', '.join(sim_only)}: only for the simulated table "
                                     "(the default config), not for the service")
-        if config.venue is not None:
-            raise InvalidInputError(
-                f"{config.source}: venue: a live table does not join a venue yet (the "
-                "section is checked; the simulated venue tables run with pokertable sim "
-                "--venue-table)")
         from pi_app.service.journal import Journal
 
         if not Journal.exists(config.journal_path):

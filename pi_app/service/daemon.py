@@ -49,17 +49,25 @@ def run_daemon(config: TableConfig, *, start_console: Callable[[Any, Any], Any] 
     :func:`pi_app.console.server.start_console`, so the service never imports the console),
     from READY until the stop."""
     consoles: list[Any] = []
+    venues: list[Any] = []
 
     def on_ready(service: Service) -> None:
         # with the structure unreadable, the config's settings (its profile) are a guess
         known = hasattr(config, "table_settings") and not getattr(config, "structure_problem", "")
         wanted = config.table_settings() if known else None
         _after_restart(service, wanted)
+        if getattr(config, "venue", None) is not None:
+            from pi_app.service.venue_link import join_venue
+
+            venues.append(join_venue(service, config))
         if getattr(config, "console", None) is not None and start_console is not None:
             consoles.append(start_console(config, service))
 
     def on_stop() -> None:
         for console in consoles:
             console.stop()
+        for venue in venues:
+            if venue is not None:
+                venue.close()
 
     return run_service(config, on_ready=on_ready, on_stop=on_stop, **kw)

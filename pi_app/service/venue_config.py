@@ -34,6 +34,7 @@ class TableVenueConfig:
     password_file: Path
     director: str
     structure: str
+    tables: tuple[tuple[int, str], ...] = ()  #: every table's number and broker user
 
 
 def table_venue_config(sec: VenueSection | None, base_dir: Path | None,
@@ -68,4 +69,5 @@ def table_venue_config(sec: VenueSection | None, base_dir: Path | None,
     except PokerTableError as exc:
         raise SectionError("venue.table", str(exc)) from None
     return TableVenueConfig(path, tab.number, venue.broker_url, venue.ca_file, tab.username,
-                            tab.password_file, venue.director_username, venue.structure)
+                            tab.password_file, venue.director_username, venue.structure,
+                            tuple((t.number, t.username) for t in venue.tables))

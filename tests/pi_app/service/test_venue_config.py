@@ -57,13 +57,3 @@ def test_a_password_file_others_may_read_is_refused(venue_file):
     (venue_file.parent / "secrets" / "table2.password").chmod(0o644)
     with pytest.raises(ConfigError, match="venue.table: .*password"):
         parse_config(_config(venue_file), "table.toml")
-
-
-def test_run_refuses_a_venue_table_in_one_line(venue_file, tmp_path, capsys):
-    from pi_app.cli.main import main
-
-    config = tmp_path / "table.toml"
-    config.write_text(_config(venue_file) + f'[state]\ndirectory = "{tmp_path / "st"}"\n')
-    assert main(["run", "--config", str(config)]) == 2
-    err = capsys.readouterr().err
-    assert "does not join a venue yet" in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,88 @@
+"""A live table joining its venue (pi_app/service/venue_link.py): ``pokertable run`` with
+``[venue]`` and mocked devices, driven by a test acting as the director through a real
+Mosquitto: its commands are applied and answered, the public view is retained, and after
+a restart the table reports resumed and sends again nothing the director acknowledged."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.messages import Go
+from pi_app.venue.node import report_topic
+from tests.pi_app.sim.venue_harness import (
+    ROOT_DIR,
+    WAIT,
+    Observer,
+    TestDirector,
+    load,
+    write_venue,
+)
+
+
+def _start(config):
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    return subprocess.Popen([sys.executable, "-m", "pi_app.cli.main", "run", "--config",
+                             str(config)], cwd=ROOT_DIR, env=env, stdout=subprocess.DEVNULL,
+                            stderr=open(config.with_suffix(".log"), "ab"),
+                            start_new_session=True)
+
+
+def _stop(proc):
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGTERM)
+    proc.wait(timeout=30)
+
+
+@pytest.fixture
+def live(tmp_path):
+    path, users = write_venue(tmp_path / "venue", tables=2, seats=6)
+    port = free_port()
+    path.write_text(f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n' + path.read_text())
+    broker = LocalBroker(load(path), tmp_path / "broker", port=port).start()
+    config = tmp_path / "table.toml"
+    config.write_text(f'[seats]\ncount = 6\n[venue]\nfile = "{path}"\ntable = 1\n'
+                      f'[state]\ndirectory = "{tmp_path / "state"}"\n')
+    director = TestDirector(broker.url, users["director"])
+    procs: list[subprocess.Popen] = []
+    yield config, broker, director, procs, users["director"]
+    for p in procs:
+        _stop(p)
+    director.close()
+    broker.stop()
+
+
+def test_a_live_table_applies_the_directors_commands_and_resends_only_the_unacknowledged(
+        live):
+    config, broker, director, procs, password = live
+    procs.append(_start(config))
+    for i, chips in enumerate((9000, 8000, 7000), 1):
+        cmd = director.seat(f"P0{i}", i, chips, for_hand=0)
+        assert director.answered(cmd).kind == "applied"
+    refused = director.answered(director.send(Go(5), for_hand=0))
+    assert refused.kind == "refused" and "the next hand is 1" in refused.body.reason
+    director.wait_any(("applied",), command=director.go(1))
+    go = director.seq
+    deadline = time.monotonic() + WAIT
+    while not any(p.applied == go for p in director.publics):
+        assert time.monotonic() < deadline, "no public view with the go applied"
+        director.pump()
+    acked = director.reports[-1].seq
+    director.acknowledge(upto=acked)
+    _stop(procs.pop())
+    observer = Observer(broker.url, password, report_topic(1))
+    try:
+        procs.append(_start(config))
+        assert director.wait("resumed").body.hand == 0
+        cmd = director.seat("P04", 4, 6000, for_hand=0, reason="late_entry")
+        assert director.answered(cmd).kind == "applied"
+        copies = observer.seqs()
+    finally:
+        observer.close()
+    assert copies and min(copies) > acked
