@@ -297,6 +297,8 @@ def _check_field(kind: str, name: str, value: Any, accepted: tuple[type, ...]) -
     vt = type(value)
     if vt in accepted and vt is not float and (vt is not int or float not in accepted):
         return value  # exactly a type asked for: what the loop below returns too
+    if vt is float and float in accepted and math.isfinite(value):
+        return value  # a finite float for a float field (every event's time): the same
     for typ in accepted:
         if typ is type(None) and value is None:
             return value
