@@ -140,8 +140,12 @@ def _handler(args: argparse.Namespace) -> int:
         from pi_app.sim.phh_sim import run_phh_files
 
         check_phh_files(args.phh)
-
         return run_phh_files(args.phh, screenshots=args.screenshots, as_json=True)
+    return _one_table(args)
+
+
+def _one_table(args: argparse.Namespace) -> int:
+    """The simulated table: played, then its summary printed (``--json``: one line)."""
     from pi_app.sim.simulator import SimOptions, run_sim
 
     if args.resume and not args.journal:
