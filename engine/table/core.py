@@ -457,6 +457,12 @@ class TableCore:
             if isinstance(ev, CardDrawn):
                 raise TableStateError("a card was drawn between hands: press NEXT HAND first")
             raise TableStateError("no hand is being dealt")
+        if (isinstance(ev, Declaration) and ev.kind not in ("confirm_ruling", "override_ruling")
+                and (self.proc.hand.is_complete or self.proc.stopped)):
+            # an irregularity is declared in the hand in play; between hands (or in a hand
+            # already void) its ruling would name that hand's cards, mucked ones too
+            raise TableStateError("no hand is being dealt: a declaration is about the hand "
+                                  "in play")
         outcomes = self.proc.apply(ev)  # atomic: a refused event changes nothing
         if isinstance(ev, ShoeReloaded):
             self.shoe_draws = 0

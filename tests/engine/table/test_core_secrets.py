@@ -94,3 +94,34 @@ def _secret_cards_at_end(core):
         shown = set(hand.shown_cards(seat))
         out |= {c for c in hand.hole_cards(seat) if c not in shown}
     return out
+
+
+def test_a_declaration_between_hands_is_refused_and_names_no_mucked_card():
+    """A dealer's declaration between hands (from the console or the dealer box) would be
+    ruled on the finished hand, and its words would name that hand's cards, folded ones
+    too; it is refused and changes nothing."""
+    import pytest
+
+    from engine.events import Declaration
+    from engine.table.console_commands import DECLARED
+    from engine.table.core import TableStateError
+
+    core = TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, 5)},
+                                       structure="gunpowder", seed=3))
+    for _ in range(2000):
+        step = next_step(core, seed=3, max_hands=1)
+        if step.kind == "done":
+            break
+        core.apply(step_event(step, core))
+    assert core.proc is not None and core.proc.hand.is_complete
+    mucked = {c for s in core.proc.hand.seats for c in core.proc.hand.hole_cards(s)
+              if c not in core.proc.hand.shown_cards(s)}
+    assert mucked  # somebody folded: their cards were never shown
+    before = core.snapshot()
+    for kind in (*DECLARED, "floor_misdeal"):
+        seat = 1 if kind in ("wrong_seat", "seat_skipped", "button_out_of_position") else None
+        with pytest.raises(TableStateError, match="declaration is about the hand in play"):
+            core.apply(Declaration(t=core.last_t, kind=kind, seat=seat, draw=1))
+        assert core.snapshot() == before
+        words = _words(core.screen_state())
+        assert not any(c.name in words for c in mucked)
