@@ -212,6 +212,11 @@ def _command(client: Client, args: argparse.Namespace) -> int:
 def _late_entry_preview(client: Client, args: argparse.Namespace) -> int:
     """The stack a late entry would get now, for a name the table has checked (a name it
     would refuse is refused here too, exit status 2); nothing changes."""
+    try:
+        args.name.encode("utf-8")
+    except UnicodeEncodeError:  # a byte a Latin-1 terminal typed: no URL can carry it
+        raise CtlRefused("the name is not valid Unicode (a byte that is not UTF-8, such as "
+                         "one typed in a Latin-1 terminal)") from None
     preview = client.json("GET", "/api/late-entry?" + urllib.parse.urlencode(
         {"name": args.name}))
     if not preview["open"]:

@@ -73,6 +73,12 @@ def test_the_late_entry_preview_refuses_a_name_the_entry_would_refuse(table, nam
                 token=table.director)
 
 
+def test_the_late_entry_preview_refuses_a_name_that_is_not_utf8(table):
+    """A Latin-1 terminal's byte (ctl late-entry $'M\\xfcller') reaches ctl as a lone
+    surrogate, which no URL can carry: one line, exit 2, not a traceback."""
+    ctl_refused(table, "not valid Unicode", "late-entry", "M\udcfcller")
+
+
 def test_the_late_entry_preview_shows_the_name_as_it_will_be_registered(table):
     before = journal_records(table)
     done = table.ctl("late-entry", "  Gus   Lee ")
