@@ -39,6 +39,10 @@ class DirectorJournal:
     def __init__(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self.path = path
+        if not path.exists():
+            # made 0600 before SQLite opens it: its -wal and -shm take the file's mode
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o600))
         self.db = sqlite3.connect(path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -46,7 +50,9 @@ class DirectorJournal:
         self.db.execute("CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY, "
                         "table_no INTEGER NOT NULL, seq INTEGER NOT NULL, "
                         "kind TEXT NOT NULL, args TEXT NOT NULL, UNIQUE (table_no, seq))")
-        os.chmod(path, 0o600)
+        for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+            if part.exists():
+                os.chmod(part, 0o600)
         schema = self._meta("schema")
         if schema is None:
             self.db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA),))

@@ -143,3 +143,22 @@ def test_the_director_wants_players(tmp_path, capsys):
     assert "--sim-players" in capsys.readouterr().err
     assert main(["director", "--config", str(path), "--sim-players", "13"]) == 2
     assert "2..12" in capsys.readouterr().err
+
+
+def test_the_journal_and_its_wal_are_for_their_owner_only(tmp_path):
+    import os
+    import stat
+
+    path = tmp_path / "d.sqlite3"
+    old = os.umask(0o022)  # a usual umask: files others may read unless made otherwise
+    try:
+        j = DirectorJournal(path)
+        j.begin({"players": ["A", "B"], "seed": 1})
+        parts = [p for p in (path, tmp_path / "d.sqlite3-wal", tmp_path / "d.sqlite3-shm")
+                 if p.exists()]
+        modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in parts}
+        j.close()
+    finally:
+        os.umask(old)
+    assert len(parts) >= 2, modes  # the journal and at least its write-ahead log
+    assert all(mode & 0o077 == 0 for mode in modes.values()), modes
