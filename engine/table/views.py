@@ -70,8 +70,10 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenStat
     if core.proc is not None:
         table = core.proc.public_view(core.names())
         online = {s: f"display:{s}" not in core.offline for s in range(1, 11)}
+        chips = _between_hands_stacks(core)
         table = dataclasses.replace(table, seats=tuple(
-            dataclasses.replace(sp, display_online=online.get(sp.seat, True))
+            dataclasses.replace(sp, display_online=online.get(sp.seat, True),
+                                stack=chips.get(sp.seat, sp.stack))
             for sp in table.seats))
     ruling = core.proc.ruling_view() if core.proc is not None else None
     if "shoe" in core.offline:
@@ -89,12 +91,21 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenStat
                        room=core.tournament.room_view())
 
 
+def _between_hands_stacks(core: TableReading) -> dict[int, int]:
+    """Seat -> chips once the hand is over: the tournament's count, which a stack
+    correction or a color-up between hands changes (the finished hand keeps its own)."""
+    if core.free_hand or core.proc is None or not core.proc.hand.is_complete:
+        return {}
+    return core.tournament.stacks()
+
+
 def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
     """Seat -> what that seat's display shows (its own cards only)."""
     out: dict[int, SeatDisplayView] = {}
     names = core.names()
     hand = core.hand
     stacks = hand.stacks if core.free_hand and hand is not None else core.tournament.stacks()
+    between = _between_hands_stacks(core)
     for seat in sorted(set(stacks) | (set(hand.seats) if hand is not None else set())):
         if hand is not None and seat in hand.seats:
             v = core.proc.seat_view(seat)  # type: ignore[union-attr]
@@ -102,7 +113,8 @@ def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
             v = dataclasses.replace(
                 v, name=names.get(seat, v.name), pending_raise_to=pending.pending_raise_to,
                 message=pending.note or v.message,
-                result=core.results.get(seat) if hand.is_complete else None)
+                result=core.results.get(seat) if hand.is_complete else None,
+                stack=between.get(seat, v.stack))
         else:
             v = SeatDisplayView(seat=seat, name=names.get(seat, ""),
                                 stack=stacks.get(seat, 0), status="out")

@@ -125,3 +125,25 @@ def test_a_declaration_between_hands_is_refused_and_names_no_mucked_card():
         assert core.snapshot() == before
         words = _words(core.screen_state())
         assert not any(c.name in words for c in mucked)
+
+
+def test_a_stack_corrected_between_hands_shows_at_once():
+    """The TV and the seat's display show a stack corrected between hands (a miscount)
+    at once, not the finished hand's count until the next hand."""
+    from engine.events import ConsoleCommand
+
+    core = TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, 5)},
+                                       structure="gunpowder", seed=3))
+    for _ in range(2000):
+        step = next_step(core, seed=3, max_hands=1)
+        if step.kind == "done":
+            break
+        core.apply(step_event(step, core))
+    assert core.proc is not None and core.proc.hand.is_complete
+    seat, chips = min(core.tournament.stacks().items())
+    core.apply(ConsoleCommand(t=core.last_t + 1, command="stack", role="director",
+                              args={"seat": seat, "chips": chips - 100, "reason": "miscount"}))
+    assert core.tournament.stacks()[seat] == chips - 100
+    shown = {sp.seat: sp.stack for sp in core.screen_state().table.seats}
+    assert shown[seat] == chips - 100
+    assert core.seat_views()[seat].stack == chips - 100
