@@ -194,6 +194,8 @@ def late_entry_refusal(core: ConsoleCore) -> str | None:
             "next round"
     if not tour.clock.started:
         return "the tournament has not started: register the player"
+    if tour.finished:
+        return "the tournament is over: no late entry"
     if not tour.registration_open():
         return str(tour._closed_reason())
     return None
