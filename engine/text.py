@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from engine.errors import InvalidInputError
 
@@ -98,6 +99,43 @@ def check_text(value: object, what: str, *, max_len: int, allow_empty: bool = Fa
     if why is not None:
         raise UnsafeTextError(f"{what} must not hold {why}: {shown(value)}")
     return value
+
+
+def whole_number(error: type[InvalidInputError], lo: int, hi: int
+                 ) -> Callable[[object, str], int]:
+    """A check of a bounded field (a seat, a chip count, a sequence number) that returns
+    the value when it is an ``int`` (not a ``bool``) in ``lo..hi``.
+
+    The check raises ``error``, naming the field and the value seen (escaped, shortened).
+
+    >>> whole_number(InvalidInputError, 1, 10)(4, "seat")
+    4
+    """
+    def check(value: object, where: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+            raise error(f"{where} must be a whole number {lo}..{hi}, got {shown(value)}")
+        return value
+    return check
+
+
+def player_name(error: type[InvalidInputError], max_len: int
+                ) -> Callable[[object, str], str]:
+    """A check of a player's name in a message or an event: text :func:`check_text`
+    accepts, at most ``max_len`` characters, without spaces at its ends; it raises
+    ``error``.
+
+    >>> player_name(InvalidInputError, 24)("Ann", "player")
+    'Ann'
+    """
+    def check(value: object, where: str) -> str:
+        try:
+            name = check_text(value, where, max_len=max_len)
+        except UnsafeTextError as exc:
+            raise error(str(exc)) from None
+        if name != name.strip():
+            raise error(f"{where} must not start or end with a space")
+        return name
+    return check
 
 
 def _visible(ch: str) -> bool:

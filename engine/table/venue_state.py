@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.errors import InvalidInputError
-from engine.text import UnsafeTextError, check_text
+from engine.text import player_name, whole_number
 
 #: reports kept in the outbox: the director acknowledges within a few hands, so older
 #: ones are never asked for again (a table this far behind is re-seated by hand)
@@ -55,22 +55,10 @@ Check = Callable[[Any, str], Any]
 
 
 def _whole(lo: int, hi: int) -> Check:
-    def check(value: Any, where: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise VenueCommandError(f"{where} must be a whole number {lo}..{hi}, got "
-                                    f"{value!r:.20}")
-        return value
-    return check
+    return whole_number(VenueCommandError, lo, hi)
 
 
-def _name(value: Any, where: str) -> str:
-    try:
-        name = check_text(value, where, max_len=MAX_NAME)
-    except UnsafeTextError as exc:
-        raise VenueCommandError(str(exc)) from None
-    if name != name.strip():
-        raise VenueCommandError(f"{where} must not start or end with a space")
-    return name
+_name = player_name(VenueCommandError, MAX_NAME)
 
 
 def _choice(choices: tuple[str, ...]) -> Check:

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.errors import InvalidCardError, InvalidInputError
 from engine.input_file import InputFileError, check_nesting
-from engine.text import UnsafeTextError, check_text, shown
+from engine.text import UnsafeTextError, check_text, player_name, shown, whole_number
 
 VERSION = 1
 MAX_BYTES = 16 * 1024        #: the largest message read
@@ -58,22 +58,10 @@ Check = Callable[[Any, str], Any]
 
 
 def _integer(lo: int, hi: int) -> Check:
-    def check(value: Any, where: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-            raise MessageError(f"{where} must be a whole number {lo}..{hi}, got "
-                               f"{shown(value)}")
-        return value
-    return check
+    return whole_number(MessageError, lo, hi)
 
 
-def _name(value: Any, where: str) -> str:
-    try:
-        name = check_text(value, where, max_len=MAX_NAME)
-    except UnsafeTextError as exc:
-        raise MessageError(str(exc)) from None
-    if name != name.strip():
-        raise MessageError(f"{where} must not start or end with a space")
-    return name
+_name = player_name(MessageError, MAX_NAME)
 
 
 def _reason_text(value: Any, where: str) -> str:

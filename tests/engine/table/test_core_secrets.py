@@ -96,6 +96,19 @@ def _secret_cards_at_end(core):
     return out
 
 
+def _one_hand_played(seed: int = 3) -> TableCore:
+    """A 4-seat table after its first hand, between hands."""
+    core = TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, 5)},
+                                       structure="gunpowder", seed=seed))
+    for _ in range(2000):
+        step = next_step(core, seed=seed, max_hands=1)
+        if step.kind == "done":
+            break
+        core.apply(step_event(step, core))
+    assert core.proc is not None and core.proc.hand.is_complete
+    return core
+
+
 def test_a_declaration_between_hands_is_refused_and_names_no_mucked_card():
     """A dealer's declaration between hands (from the console or the dealer box) would be
     ruled on the finished hand, and its words would name that hand's cards, folded ones
@@ -106,14 +119,7 @@ def test_a_declaration_between_hands_is_refused_and_names_no_mucked_card():
     from engine.table.console_commands import DECLARED
     from engine.table.core import TableStateError
 
-    core = TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, 5)},
-                                       structure="gunpowder", seed=3))
-    for _ in range(2000):
-        step = next_step(core, seed=3, max_hands=1)
-        if step.kind == "done":
-            break
-        core.apply(step_event(step, core))
-    assert core.proc is not None and core.proc.hand.is_complete
+    core = _one_hand_played()
     mucked = {c for s in core.proc.hand.seats for c in core.proc.hand.hole_cards(s)
               if c not in core.proc.hand.shown_cards(s)}
     assert mucked  # somebody folded: their cards were never shown
@@ -132,14 +138,7 @@ def test_a_stack_corrected_between_hands_shows_at_once():
     at once, not the finished hand's count until the next hand."""
     from engine.events import ConsoleCommand
 
-    core = TableCore.new(TableSettings(players={s: f"P{s}" for s in range(1, 5)},
-                                       structure="gunpowder", seed=3))
-    for _ in range(2000):
-        step = next_step(core, seed=3, max_hands=1)
-        if step.kind == "done":
-            break
-        core.apply(step_event(step, core))
-    assert core.proc is not None and core.proc.hand.is_complete
+    core = _one_hand_played()
     seat, chips = min(core.tournament.stacks().items())
     core.apply(ConsoleCommand(t=core.last_t + 1, command="stack", role="director",
                               args={"seat": seat, "chips": chips - 100, "reason": "miscount"}))
