@@ -138,6 +138,21 @@ def player_name(error: type[InvalidInputError], max_len: int
     return check
 
 
+def one_of(error: type[InvalidInputError], choices: tuple[str, ...]
+           ) -> Callable[[object, str], str]:
+    """A check of a field that takes one of ``choices`` (a signal, a reason); it raises
+    ``error``, naming the field, the choices and the value seen (escaped, shortened).
+
+    >>> one_of(InvalidInputError, ("hold", "go"))("go", "signal")
+    'go'
+    """
+    def check(value: object, where: str) -> str:
+        if value not in choices:
+            raise error(f"{where} must be one of {', '.join(choices)}, got {shown(value)}")
+        return str(value)
+    return check
+
+
 def _visible(ch: str) -> bool:
     cat = unicodedata.category(ch)
     return not (cat.startswith("Z") or cat in ("Cc", "Cf", "Cs", "Mn", "Me"))

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.errors import InvalidInputError
-from engine.text import player_name, whole_number
+from engine.text import one_of, player_name, whole_number
 
 #: reports kept in the outbox: the director acknowledges within a few hands, so older
 #: ones are never asked for again (a table this far behind is re-seated by hand)
@@ -62,12 +62,7 @@ _name = player_name(VenueCommandError, MAX_NAME)
 
 
 def _choice(choices: tuple[str, ...]) -> Check:
-    def check(value: Any, where: str) -> str:
-        if value not in choices:
-            raise VenueCommandError(f"{where} must be one of {', '.join(choices)}, got "
-                                    f"{value!r:.20}")
-        return str(value)
-    return check
+    return one_of(VenueCommandError, choices)
 
 
 SEAT, TABLE, CHIPS = _whole(1, MAX_SEATS), _whole(1, MAX_TABLES), _whole(0, MAX_CHIPS)

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.errors import InvalidCardError, InvalidInputError
 from engine.input_file import InputFileError, check_nesting
-from engine.text import UnsafeTextError, check_text, player_name, shown, whole_number
+from engine.text import UnsafeTextError, check_text, one_of, player_name, shown, whole_number
 
 VERSION = 1
 MAX_BYTES = 16 * 1024        #: the largest message read
@@ -72,12 +72,7 @@ def _reason_text(value: Any, where: str) -> str:
 
 
 def _one_of(choices: tuple[str, ...]) -> Check:
-    def check(value: Any, where: str) -> str:
-        if value not in choices:
-            raise MessageError(f"{where} must be one of {', '.join(choices)}, got "
-                               f"{shown(value)}")
-        return str(value)
-    return check
+    return one_of(MessageError, choices)
 
 
 def _flag(value: Any, where: str) -> bool:
