@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import math
 import sys
 from pathlib import Path
 
@@ -28,6 +29,18 @@ from pi_app.venue.config import MAX_SEATS, MAX_TABLES, load_venue
 def sim_players(count: int) -> list[str]:
     """``P01``..``PNN`` (two digits at least, so they sort as numbers)."""
     return [f"P{i:02d}" for i in range(1, count + 1)]
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: a finite number of seconds above 0 (``nan`` and ``inf`` are not)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds above 0, "
+                                         f"got {text!r}")
+    return value
 
 
 def _director(args: argparse.Namespace) -> int:
@@ -64,6 +77,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the seat draws' seed (default: tournament.seed)")
     p.add_argument("--state-dir", metavar="DIR",
                    help="the journal's folder (default: director.state_directory)")
-    p.add_argument("--timeout", type=float, metavar="SECONDS",
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                    help="give up (exit 1) when no winner is known after this long")
     p.set_defaults(func=_director)

@@ -2,13 +2,16 @@
 
 ``check`` validates a venue file without starting anything: exit 0 and a one-line summary
 when valid; exit 2 and one line naming the file and the key when not
-(:mod:`pi_app.venue.config`).  The password files are not read: they live on the machines
-that use them.
+(:mod:`pi_app.venue.config`).  It checks every password file the venue names as the
+director's machine holds them (each there, a regular file only its owner may read, holding
+a password; :func:`pi_app.venue.config.check_password_files`); on a table's Pi, ``--table
+N`` checks that table's only.  A password is never printed.
 
 ``broker-files`` writes Mosquitto's ``mosquitto.conf``, hashed ``passwords`` and ``acl``
 for the venue into DIR (:func:`pi_app.venue.broker.write_broker_files`): it reads every
 password file, so it runs where they all are (the director's machine); the listener is
-the broker URL's host and port unless ``--listen HOST:PORT`` says otherwise.
+the broker URL's host and port unless ``--listen HOST:PORT`` names an address of this
+machine (an interface's, loopback, or all of them) on that same port (:func:`listen_address`).
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ import argparse
 from pathlib import Path
 
 from engine.errors import InvalidInputError
-from pi_app.venue.config import load_venue
+from pi_app.venue.config import VenueConfig, check_password_files, load_venue
 
 
 def _check(args: argparse.Namespace) -> int:
     cfg = load_venue(args.file)
+    check_password_files(cfg, args.table)
     tables = ", ".join(f"{t.number} ({t.seats} seats)" for t in cfg.tables)
     print(f"{args.file}: valid: venue {cfg.name!r}, tables {tables}, broker "
           f"{cfg.broker_host}:{cfg.broker_port}{' with TLS' if cfg.tls else ''}, "
@@ -30,17 +34,48 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def listen_address(listen: str, venue: VenueConfig) -> tuple[str, int]:
+    """``--listen HOST:PORT`` checked for the broker of ``venue``: HOST an IP address this
+    machine holds (an interface's, a loopback one, or 0.0.0.0 / :: for all) or
+    ``localhost``, PORT the port of ``broker.url`` (where the tables connect).
+
+    Raises:
+        InvalidInputError: spaces, no host, a host name, an address off this machine, or
+            another port.
+    """
+    import ipaddress
+
+    from pi_app.service.unit_network import local_interfaces, split_host_port
+
+    if listen != "".join(listen.split()):
+        raise InvalidInputError(f"--listen must be HOST:PORT without spaces, got {listen!r}")
+    host, port = split_host_port(listen, "--listen")
+    if not host:
+        raise InvalidInputError(f"--listen must be HOST:PORT with a host, got {listen!r}")
+    if port != venue.broker_port:
+        raise InvalidInputError(f"--listen: the port must be broker.url's, {venue.broker_port}"
+                                f" (where the tables connect), got {port}")
+    if host == "localhost":
+        return host, port
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        raise InvalidInputError(f"--listen: give an IP address of this machine, got "
+                                f"{host!r}") from None
+    if not (ip.is_loopback or ip.is_unspecified
+            or ip in {i.ip for i in local_interfaces()}):
+        raise InvalidInputError(f"--listen: {host} is not an address of this machine (its "
+                                f"interfaces or loopback)")
+    return host, port
+
+
 def _broker_files(args: argparse.Namespace) -> int:
-    from pi_app.service.unit_network import split_host_port
     from pi_app.venue.broker import write_broker_files
 
     cfg = load_venue(args.file)
     host, port = cfg.broker_host, cfg.broker_port
-    if args.listen:
-        host, port = split_host_port(args.listen, "--listen")
-        if not host:
-            raise InvalidInputError(f"--listen must be HOST:PORT with a host, got "
-                                    f"{args.listen!r}")
+    if args.listen is not None:
+        host, port = listen_address(args.listen, cfg)
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
         raise InvalidInputError(f"{folder}: not a folder")
@@ -55,6 +90,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     sub = p.add_subparsers(dest="venue_command", metavar="ACTION", required=True)
     c = sub.add_parser("check", help="validate FILE without starting anything")
     c.add_argument("file", metavar="FILE")
+    c.add_argument("--table", type=int, metavar="N",
+                   help="on table N's Pi: check its password file only")
     c.set_defaults(func=_check)
     b = sub.add_parser("broker-files", help="write Mosquitto's conf, hashed passwords and "
                                             "access list for FILE into DIR")

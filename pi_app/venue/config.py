@@ -197,6 +197,7 @@ def parse_venue(text: str, source: str = "<venue>", *,
     state = r.path(director, "director.state_directory", "")
     tables = _tables(r, r.table(data, "tables", ()))
     _distinct_usernames(r, director_user, tables)
+    _distinct_files_and_names(r, director_password, tables)
     tournament = r.table(data, "tournament", SECTIONS["tournament"])
     return VenueConfig(
         source=source, name=name, broker_url=url, broker_host=host, broker_port=port,
@@ -289,6 +290,48 @@ def _distinct_usernames(r: _Reader, director: str, tables: tuple[VenueTable, ...
             raise r.fail(key, f"{t.username!r} is already the user name of {seen[t.username]}"
                               ": each table logs in as its own user")
         seen[t.username] = key
+
+
+def _distinct_files_and_names(r: _Reader, director: Path,
+                              tables: tuple[VenueTable, ...]) -> None:
+    """Each user keeps its password in a file of its own (the director's machine holds
+    them all; one file shared by two tables would give both the same login), and each
+    table's name is its own (the console and the TVs tell the tables apart by it)."""
+    files = {director: "director.password_file"}
+    names: dict[str, str] = {}
+    for t in tables:
+        key = f"tables.{t.number}"
+        if t.password_file in files:
+            raise r.fail(f"{key}.password_file", f"{str(t.password_file)!r} is already the "
+                                                 f"password file of {files[t.password_file]}"
+                                                 ": each user has a file of its own")
+        files[t.password_file] = f"{key}.password_file"
+        folded = t.name.casefold()
+        if folded in names:
+            raise r.fail(f"{key}.name", f"{t.name!r} is already the name of {names[folded]}"
+                                        ": each table has a name of its own")
+        names[folded] = key
+
+
+def check_password_files(venue: VenueConfig, table: int | None = None) -> None:
+    """Check the password files of the director and every table (the director's machine
+    holds them all) or, with ``table``, of that table only (its own Pi holds it), as
+    :func:`read_password` reads them: each a regular file its owner only may read, holding
+    a password.  Nothing is printed or kept of a password.
+
+    Raises:
+        VenueConfigError: ``table`` is not one of the venue's, or the first file missing,
+            open to others or without a password (naming the venue file and the key).
+    """
+    if table is not None and not 1 <= table <= len(venue.tables):
+        raise VenueConfigError(f"{venue.source}: there is no table {table} (tables "
+                               f"1..{len(venue.tables)})")
+    files = [] if table is not None else [("director.password_file",
+                                          venue.director_password_file)]
+    files += [(f"tables.{t.number}.password_file", t.password_file) for t in venue.tables
+              if table in (None, t.number)]
+    for key, path in files:
+        read_password(path, f"{venue.source}: {key}")
 
 
 def _break_order(r: _Reader, sec: dict[str, Any], count: int) -> tuple[int, ...]:

@@ -118,6 +118,7 @@ class Director:
                                              f"{ROOT}/presence/+"),
                               put=self.events.put, marks=marks, ca_file=venue.ca_file)
         self.online: dict[str, bool] = {}
+        self.link_down = False  # said on stderr that the broker cannot be reached
         self._send([o for o in orders if o.seq > self.state.tables[o.table].acked])
         self._publish()
 
@@ -153,9 +154,23 @@ class Director:
             if event.online:
                 log.info("venue: %s is online", event.username)
         elif isinstance(event, LinkStatus):
-            log.info("venue: the broker link: %s", event.reason)
+            self._link_status(event)
         elif isinstance(event, Delivered):
             self._report(event)
+
+    def _link_status(self, status: LinkStatus) -> None:
+        """One WARNING line (stderr under the command) when the director cannot log in to
+        the broker, the first failed attempt only (the link keeps retrying every second
+        or two), and one when it is logged in after that."""
+        if status.online:
+            if self.link_down:
+                log.warning("venue: logged in to the broker at %s", self.venue.broker_url)
+            self.link_down = False
+        elif not self.link_down:
+            self.link_down = True
+            log.warning("venue: cannot log in to the broker at %s as %s: %s; still trying",
+                        self.venue.broker_url, self.venue.director_username, status.reason)
+        log.info("venue: the broker link: %s", status.reason)
 
     def _report(self, d: Delivered) -> None:
         table = int(d.topic.split("/")[3])

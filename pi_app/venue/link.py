@@ -9,7 +9,8 @@ sends it when the connection is back.  Its *will* sets the node's retained prese
 
 paho calls back on its own network thread.  Those callbacks touch no state: each message
 received becomes a :class:`Received` handed to ``put`` (the node's one event queue, as a
-device adapter does), and each change of the connection a :class:`LinkStatus`.
+device adapter does), and each change of the connection, or each failed attempt to
+connect (the broker unreachable, or refusing the login), a :class:`LinkStatus`.
 
 >>> VenueLink.parse_url("mqtt://127.0.0.1:1883")
 ('127.0.0.1', 1883, False)
@@ -107,6 +108,7 @@ class VenueLink:
         c.max_queued_messages_set(0)  # 0: no limit; a night's reports are few
         c.reconnect_delay_set(min_delay=1, max_delay=2)
         c.on_connect = self._on_connect
+        c.on_connect_fail = self._on_connect_fail
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
         c.on_publish = self._on_publish
@@ -191,6 +193,9 @@ class VenueLink:
         client.publish(presence_topic(self.username), b"online", qos=QOS, retain=True)
         self.connected.set()
         self.put(LinkStatus(True, "connected"))
+
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: Any) -> None:
+        self.put(LinkStatus(False, f"cannot reach the broker at {self.host}:{self.port}"))
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: Any, _flags: Any,
                        reason: Any, _props: Any) -> None:

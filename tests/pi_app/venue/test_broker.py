@@ -224,9 +224,10 @@ def test_a_bad_broker_url_is_refused(url):
                   put=lambda _e: None)
 
 
-def _venue_file(tmp_path: Path) -> Path:
+def _venue_file(tmp_path: Path, port: int = 1883) -> Path:
     _venue(tmp_path)  # the password files in tmp_path/secrets
-    text = '[director]\nusername = "director"\npassword_file = "secrets/director.password"\n'
+    text = f'[broker]\nurl = "mqtt://127.0.0.1:{port}"\n'
+    text += '[director]\nusername = "director"\npassword_file = "secrets/director.password"\n'
     for n in (1, 2):
         text += (f'[tables.{n}]\nseats = 9\nusername = "table{n}"\n'
                  f'password_file = "secrets/table{n}.password"\n')
@@ -239,8 +240,8 @@ def test_broker_files_written_by_the_command_start_a_broker_the_tables_log_in_to
                                                                                  capsys):
     from pi_app.cli.main import main
 
-    venue_file = _venue_file(tmp_path)
     port = free_port()
+    venue_file = _venue_file(tmp_path, port)
     assert main(["venue", "broker-files", str(venue_file), str(tmp_path / "mq"),
                  "--listen", f"127.0.0.1:{port}"]) == 0
     assert f"listens on 127.0.0.1:{port} with 3 users" in capsys.readouterr().out
@@ -260,15 +261,39 @@ def test_broker_files_written_by_the_command_start_a_broker_the_tables_log_in_to
         proc.wait(timeout=10)
 
 
-@pytest.mark.parametrize("listen", ["127.0.0.1", "127.0.0.1:0", ":1883", "h:99999", "h:x"])
-def test_broker_files_refuse_a_bad_listener_in_one_line(tmp_path, capsys, listen):
+@pytest.mark.parametrize("listen, message", [
+    ("127.0.0.1", "--listen must be HOST:PORT"),
+    ("127.0.0.1:0", "--listen must be HOST:PORT"),
+    (":1883", "--listen must be HOST:PORT with a host"),
+    ("h:99999", "--listen must be HOST:PORT"),
+    ("h:x", "--listen must be HOST:PORT"),
+    (" 127.0.0.1:1883", "without spaces"),
+    ("127.0.0.1:1883 ", "without spaces"),
+    ("127.0.0.1: 1883", "without spaces"),
+    ("127.0.0.1:1884", "the port must be broker.url's, 1883 (where the tables connect)"),
+    ("192.0.2.7:1883", "192.0.2.7 is not an address of this machine"),
+    ("[2001:db8::7]:1883", "2001:db8::7 is not an address of this machine"),
+    ("broker.lan:1883", "give an IP address of this machine"),
+])
+def test_broker_files_refuse_a_bad_listener_in_one_line(tmp_path, capsys, listen, message):
     from pi_app.cli.main import main
 
     assert main(["venue", "broker-files", str(_venue_file(tmp_path)), str(tmp_path / "mq"),
                  "--listen", listen]) == 2
     err = capsys.readouterr().err
-    assert "--listen must be HOST:PORT" in err and len(err.strip().splitlines()) == 1
+    assert message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "mq").exists()
+
+
+@pytest.mark.parametrize("listen", ["127.0.0.1:1883", "0.0.0.0:1883", "[::1]:1883",
+                                    "localhost:1883"])
+def test_broker_files_listen_on_this_machine_at_the_venues_port(tmp_path, capsys, listen):
+    from pi_app.cli.main import main
+
+    assert main(["venue", "broker-files", str(_venue_file(tmp_path)), str(tmp_path / "mq"),
+                 "--listen", listen]) == 0
+    host = listen.rpartition(":")[0].strip("[]")
+    assert f"listener 1883 {host}" in (tmp_path / "mq" / "mosquitto.conf").read_text()
 
 
 def test_broker_files_refuse_a_password_file_others_may_read(tmp_path, capsys):

@@ -51,8 +51,23 @@ def test_a_broken_venue_is_refused_with_one_line_naming_the_key(path, capsys):
     assert isinstance(info.value, PokerTableError) and isinstance(info.value, ValueError)
 
 
-@pytest.mark.parametrize("path", VALID, ids=[p.stem for p in VALID])
-def test_a_valid_venue_is_accepted(path, capsys):
+def with_passwords(tmp_path: Path, source: Path, mode: int = 0o600) -> Path:
+    """A copy of the venue file ``source`` in ``tmp_path`` with each password file it
+    names made there (mode ``mode``), as on the director's machine."""
+    path = tmp_path / source.name
+    path.write_text(source.read_text())
+    cfg = load_venue(path)
+    for n, f in enumerate([cfg.director_password_file]
+                          + [t.password_file for t in cfg.tables]):
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(f"secret-{n}\n")
+        f.chmod(mode)
+    return path
+
+
+@pytest.mark.parametrize("source", VALID, ids=[p.stem for p in VALID])
+def test_a_valid_venue_is_accepted(source, capsys, tmp_path):
+    path = with_passwords(tmp_path, source)
     assert main(["venue", "check", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{path}: valid: venue ")
@@ -142,3 +157,46 @@ def test_a_password_file_that_is_a_pipe_is_refused_at_once(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(VenueConfigError, match="named pipe"):
         read_password(fifo)
+
+
+@pytest.mark.parametrize("change, key, message", [
+    ("missing", "tables.2.password_file", "cannot read"),
+    ("0644", "tables.2.password_file", "chmod 600"),
+    ("empty", "tables.2.password_file", "first line must hold the password"),
+    ("director", "director.password_file", "chmod 600"),
+])
+def test_check_refuses_a_password_file_missing_or_open_to_others(tmp_path, capsys, change,
+                                                                  key, message):
+    path = with_passwords(tmp_path, data("venue", "valid", "three_tables.toml"))
+    secrets = tmp_path / "secrets"
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    if change == "missing":
+        (secrets / "table2.password").unlink()
+    elif change == "0644":
+        (secrets / "table2.password").chmod(0o644)
+    elif change == "empty":
+        (secrets / "table2.password").write_text("")
+    else:
+        (secrets / "director.password").chmod(0o640)
+    assert main(["venue", "check", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1, err
+    assert f"{path}: {key}" in err and message in err and "Traceback" not in err
+    assert "secret-" not in err  # never the password itself
+    after = sorted(p.name for p in tmp_path.rglob("*"))
+    assert set(after) <= set(before)  # nothing written (no journal, no state folder)
+
+
+def test_check_on_a_tables_pi_reads_that_tables_password_file_only(tmp_path, capsys):
+    path = with_passwords(tmp_path, data("venue", "valid", "three_tables.toml"))
+    for other in ("director", "table1", "table3"):
+        (tmp_path / "secrets" / f"{other}.password").unlink()
+    assert main(["venue", "check", str(path)]) == 2
+    assert "director.password_file" in capsys.readouterr().err
+    assert main(["venue", "check", str(path), "--table", "2"]) == 0
+    assert "valid" in capsys.readouterr().out
+    (tmp_path / "secrets" / "table2.password").chmod(0o644)
+    assert main(["venue", "check", str(path), "--table", "2"]) == 2
+    assert "tables.2.password_file" in capsys.readouterr().err
+    assert main(["venue", "check", str(path), "--table", "4"]) == 2
+    assert "there is no table 4 (tables 1..3)" in capsys.readouterr().err
