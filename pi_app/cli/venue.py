@@ -1,4 +1,5 @@
-"""``pokertable venue check FILE`` and ``pokertable venue broker-files FILE DIR``.
+"""``pokertable venue check FILE``, ``pokertable venue broker-files FILE DIR`` and
+``pokertable venue ca DIR --host HOST``.
 
 ``check`` validates a venue file without starting anything: exit 0 and a one-line summary
 when valid; exit 2 and one line naming the file and the key when not
@@ -12,6 +13,10 @@ for the venue into DIR (:func:`pi_app.venue.broker.write_broker_files`): it read
 password file, so it runs where they all are (the director's machine); the listener is
 the broker URL's host and port unless ``--listen HOST:PORT`` names an address of this
 machine (an interface's, loopback, or all of them) on that same port (:func:`listen_address`).
+With an ``mqtts://`` broker, ``--certs CERTS`` names the folder ``ca`` wrote.
+
+``ca`` makes the venue's own certificate authority and the broker's certificate for each
+``--host`` with ``openssl`` (:mod:`pi_app.venue.tls`); it overwrites nothing.
 """
 
 from __future__ import annotations
@@ -79,9 +84,20 @@ def _broker_files(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if folder.exists() and not folder.is_dir():
         raise InvalidInputError(f"{folder}: not a folder")
-    conf = write_broker_files(cfg, folder, port, host)
-    print(f"{conf}: Mosquitto listens on {host}:{port} with {len(cfg.tables) + 1} users "
+    certs = None if args.certs is None else Path(args.certs)
+    conf = write_broker_files(cfg, folder, port, host, certs=certs)
+    print(f"{conf}: Mosquitto listens on {host}:{port}{' with TLS' if certs else ''} with {len(cfg.tables) + 1} users "
           f"(passwords hashed) and their access list; start it with mosquitto -c {conf}")
+    return 0
+
+
+def _ca(args: argparse.Namespace) -> int:
+    from pi_app.venue.tls import make_ca
+
+    written = make_ca(Path(args.dir), args.host, args.days)
+    print(f"{args.dir}: the venue's CA and the broker's certificate for "
+          f"{', '.join(args.host)}: {', '.join(p.name for p in written)} (keys mode 600; "
+          f"keep {written[0].name} off the network, copy {written[1].name} to every Pi)")
     return 0
 
 
@@ -99,4 +115,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     b.add_argument("dir", metavar="DIR")
     b.add_argument("--listen", metavar="HOST:PORT", help="the broker's listener (default: "
                                                          "the host and port of [broker] url)")
+    b.add_argument("--certs", metavar="CERTS", help="with an mqtts:// broker: the folder "
+                                                    "pokertable venue ca wrote")
     b.set_defaults(func=_broker_files)
+    a = sub.add_parser("ca", help="make the venue's CA and the broker's TLS certificate "
+                                  "in DIR (openssl)")
+    a.add_argument("dir", metavar="DIR")
+    a.add_argument("--host", action="append", required=True, metavar="HOST",
+                   help="a name or address the tables reach the broker by (repeat)")
+    a.add_argument("--days", type=int, default=825, metavar="N",
+                   help="how long the certificates are valid (default 825)")
+    a.set_defaults(func=_ca)

@@ -35,6 +35,14 @@ from pathlib import Path
 from engine.errors import DeviceError
 from engine.text import shown, unsafe_reason
 from pi_app.venue.config import VenueConfig, read_password
+from pi_app.venue.tls import (
+    BROKER_CERT,
+    BROKER_KEY,
+    CA_CERT,
+    CertificateError,
+    check_certificates,
+    install_broker_certificates,
+)
 
 #: The topic root of this version of the messages (docs/design/venue-topics.md).
 ROOT = "pokertable/1"
@@ -83,14 +91,17 @@ def acl_text(venue: VenueConfig) -> str:
 
 
 def conf_text(folder: Path, port: int, host: str = "127.0.0.1",
-              run_as: str | None = None) -> str:
+              run_as: str | None = None, tls: bool = False) -> str:
     """``mosquitto.conf`` for a broker on ``host:port`` whose files are in ``folder``;
     ``run_as``: the user Mosquitto runs as when started by root (default: its own,
-    ``mosquitto``)."""
+    ``mosquitto``); ``tls``: the listener speaks TLS with the certificates
+    :func:`pi_app.venue.tls.install_broker_certificates` put in ``folder``."""
     return "\n".join([
         *([f"user {run_as}"] if run_as else []),
         "per_listener_settings false",
         f"listener {port} {host}",
+        *([f"cafile {folder / CA_CERT}", f"certfile {folder / BROKER_CERT}",
+           f"keyfile {folder / BROKER_KEY}", "tls_version tlsv1.2"] if tls else []),
         "allow_anonymous false",
         f"password_file {folder / 'passwords'}",
         f"acl_file {folder / 'acl'}",
@@ -110,15 +121,21 @@ def conf_text(folder: Path, port: int, host: str = "127.0.0.1",
 
 
 def write_broker_files(venue: VenueConfig, folder: Path, port: int,
-                       host: str = "127.0.0.1", run_as: str | None = None) -> Path:
+                       host: str = "127.0.0.1", run_as: str | None = None,
+                       certs: Path | None = None) -> Path:
     """Write ``mosquitto.conf``, ``passwords`` and ``acl`` for ``venue`` into ``folder``
     (created, mode 0700); returns the conf's path.  ``run_as``: see :func:`conf_text`.
+    A venue whose broker URL is ``mqtts://`` needs ``certs``, the folder
+    ``pokertable venue ca`` wrote: the CA's and the broker's certificates and the broker's
+    key are copied into ``folder`` and the listener speaks TLS.
 
     The conf names the files by ``folder``'s absolute path, so Mosquitto finds them from
     any working directory.
 
     Raises:
         VenueConfigError: a password file is missing or readable by others.
+        CertificateError: ``certs`` missing for an mqtts venue (or given for another), or
+            without the broker's files.
         BrokerError: ``folder`` or ``run_as`` holds a control character (a line break
             would add lines of its own to the conf); ``mosquitto_passwd`` is missing or
             cannot hash a password.
@@ -133,8 +150,11 @@ def write_broker_files(venue: VenueConfig, folder: Path, port: int,
     users += [(t.username, t.password_file, f"tables.{t.number}") for t in venue.tables]
     # every password read (and refused) before anything is written
     secrets = [(name, read_password(path, f"{key}.password_file")) for name, path, key in users]
+    _check_certs(venue, certs)
     tool = _find_passwd_tool()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if certs is not None:
+        install_broker_certificates(certs, folder)
     (folder / "data").mkdir(exist_ok=True, mode=0o700)
     passwords = folder / "passwords"
     fd = os.open(passwords, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -152,8 +172,20 @@ def write_broker_files(venue: VenueConfig, folder: Path, port: int,
     acl.write_text(acl_text(venue))
     os.chmod(acl, 0o600)
     conf = folder / "mosquitto.conf"
-    conf.write_text(conf_text(folder, port, host, run_as))
+    conf.write_text(conf_text(folder, port, host, run_as, tls=certs is not None))
     return conf
+
+
+def _check_certs(venue: VenueConfig, certs: Path | None) -> None:
+    """An mqtts venue's broker needs the certificates; a plain one takes none."""
+    if venue.tls and certs is None:
+        raise CertificateError(f"{venue.source}: broker.url is mqtts://: give --certs DIR, "
+                               "the folder pokertable venue ca wrote")
+    if certs is not None and not venue.tls:
+        raise CertificateError(f"{venue.source}: broker.url is mqtt://, without TLS: "
+                               "--certs is for an mqtts:// broker")
+    if certs is not None:
+        check_certificates(certs)
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -184,6 +216,7 @@ class LocalBroker:
     port: int = 0
     host: str = "127.0.0.1"
     process: subprocess.Popen[bytes] | None = None
+    certs: Path | None = None  #: an mqtts venue's certificates (pokertable venue ca)
 
     def __post_init__(self) -> None:
         if not self.port:
@@ -191,12 +224,13 @@ class LocalBroker:
         # started by root (as in CI), Mosquitto would switch to its own user, which may not
         # read these 0600 files: a local broker stays the user that started it
         self.conf = write_broker_files(self.venue, self.folder, self.port, self.host,
-                                       run_as=pwd.getpwuid(os.geteuid()).pw_name)
+                                       run_as=pwd.getpwuid(os.geteuid()).pw_name,
+                                       certs=self.certs)
 
     @property
     def url(self) -> str:
-        """``mqtt://HOST:PORT`` of this broker."""
-        return f"mqtt://{self.host}:{self.port}"
+        """``mqtt://HOST:PORT`` of this broker (``mqtts://`` with TLS)."""
+        return f"{'mqtts' if self.venue.tls else 'mqtt'}://{self.host}:{self.port}"
 
     def start(self) -> LocalBroker:
         """Start Mosquitto and wait until it accepts connections.
