@@ -66,7 +66,22 @@ class Declarations:
             raise NoSuchDrawError("no card has been drawn in this hand")
         return live[-1]
 
+    def verify_declaration(self, ev: Declaration) -> None:
+        """Raises as declaring ``ev`` would be refused, changing nothing: a draw number the
+        hand has not seen or no card drawn (for a card's irregularity), a skipped seat not
+        named, a missed burn with no street short of its burn.  Play stopped takes any
+        declaration as a note."""
+        if ev.kind == "floor_misdeal" or self.s.stopped:
+            return
+        if ev.kind == "missed_burn":
+            self.detection().verify_missed_burn()
+        elif ev.kind in ("exposed_card", "boxed_card", "wrong_seat"):
+            self._target(ev)
+        elif ev.kind == "seat_skipped" and ev.seat is None:
+            raise InvalidInputError("seat_skipped needs the seat that was skipped")
+
     def _on_declaration(self, ev: Declaration) -> list[Outcome]:
+        self.verify_declaration(ev)
         s = self.s
         if ev.kind == "floor_misdeal":
             if s.stopped:
@@ -207,8 +222,7 @@ class Declarations:
     def _seat_skipped(self, ev: Declaration) -> list[Outcome]:
         s = self.s
         seat = ev.seat
-        if seat is None:
-            raise InvalidInputError("seat_skipped needs the seat that was skipped")
+        assert seat is not None  # verified
         if self.substantial_action():
             return self._window_closed(f"Seat {seat} dealt out", ev.t)
         slot = f"hole:{seat}"

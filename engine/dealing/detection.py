@@ -319,12 +319,18 @@ class Detection:
         return self.desk.ruling("MISSED_BURN", what, instr, ev.t, row="B6", rule="TDA 38")
 
     def declared_missed_burn(self, ev: Declaration) -> list[Outcome]:
-        """The dealer says the street was dealt without a burn, before any action on it."""
+        """The dealer says the street was dealt without a burn, before any action on it
+        (raises as :meth:`verify_missed_burn`)."""
+        self.verify_missed_burn()
+        return self._missed_burn(ev)
+
+    def verify_missed_burn(self) -> None:
+        """Raises InvalidInputError unless a street is one card short of its burn (what
+        :meth:`declared_missed_burn` corrects); changes nothing."""
         if not self._street_short_of_burn():
             raise InvalidInputError("no street is one card short of its burn: nothing to "
                                     "correct (a missed burn is declared after the street's "
                                     "cards are out and before any action on it)")
-        return self._missed_burn(ev)
 
     def _missed_burn(self, ev: Declaration) -> list[Outcome]:
         """B5 / B6 before any action on the street: the house knob corrects it."""

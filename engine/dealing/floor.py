@@ -101,10 +101,19 @@ class FloorDecisions:
             outs += self._void(r2)
         return outs
 
-    def _decide(self, ev: Declaration) -> list[Outcome]:
+    def verify_decision(self) -> Ruling:
+        """The ruling a confirm or an override decides; changes nothing.
+
+        Raises:
+            NoPendingRulingError: no advisory ruling is waiting.
+        """
         r = self.pending_ruling()
         if r is None:
             raise NoPendingRulingError("no advisory ruling is waiting for the floor")
+        return r
+
+    def _decide(self, ev: Declaration) -> list[Outcome]:
+        r = self.verify_decision()
         if ev.kind == "confirm_ruling":
             return self._confirm(r, ev.note, ev.t)
         r2 = self.book.set_status(r.id, "overridden", ev.note, ev.t)

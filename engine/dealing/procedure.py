@@ -83,6 +83,7 @@ from engine.events import (
     event_from_dict,
     event_to_dict,
 )
+from engine.text import check_uid
 from engine.views import RulingView, SeatDisplayView, TablePublicView
 
 __all__ = ["ACTIONS", "DealingProcedure", "NoPendingRulingError"]
@@ -247,6 +248,25 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
         return self.registry.check(**groups, stub=stub)
 
     # ------------------------------------------------------------------ apply
+    def verify(self, event: Event) -> None:
+        """Raises as :meth:`apply` of ``event`` would refuse it; changes nothing and copies
+        no deal state (PokerKit's verify twin): a player action as :meth:`verify_action`
+        (one pressed while cards are due is tried on a copy of the hand alone, as
+        :meth:`apply` judges it), a confirm or override with no ruling waiting
+        (:meth:`verify_decision`), a declaration as :meth:`verify_declaration`, a drawn card
+        with a malformed UID.  Any other input is taken (a card out of sequence gets a
+        ruling, not a refusal)."""
+        if isinstance(event, Declaration) and event.kind in ("confirm_ruling", "override_ruling"):
+            self.verify_decision()
+        elif isinstance(event, Declaration):
+            self.verify_declaration(event)
+        elif isinstance(event, PlayerAction):
+            self.verify_action(event)
+            if self.s.due or self.s.hand.next_deal() is not None or self.s.held:
+                self._probe(event, event.action)
+        elif isinstance(event, CardDrawn) and not self.card_fits(event):
+            check_uid(event.uid.strip().upper(), "the drawn card's UID")
+
     def apply(self, event: Event) -> list[Outcome]:
         """Apply one input event; returns what happened (see the module docstring).
 

@@ -14,9 +14,8 @@ The core changes its own fields only after the procedure accepted the event
 operator's commands, the console's commands: a few per hand) change the tournament in
 several steps, so :class:`Guard` keeps a structural copy of the tournament, of the core's
 own fields and of the console's state (no dict round trip: a few dozen objects) and puts
-them back if a step refuses.  The console's precheck tries a command on a
-:func:`trial_copy` of the core, made the same way, never on the core itself (the web
-pages read the core from other threads).
+them back if a step refuses.  The console's precheck copies nothing: it asks each
+command's ``verify`` (:func:`engine.table.console.precheck`).
 
 >>> from engine.table.core import TableCore, TableSettings
 >>> from engine.events import DealerCommand
@@ -109,24 +108,6 @@ def copy_console(state: Any) -> Any:
                                audit=list(state.audit), requests=list(state.requests),
                                level_minutes=None if state.level_minutes is None
                                else list(state.level_minutes))
-
-
-def trial_copy(core: Any) -> Any:
-    """A copy of a :class:`engine.table.core.TableCore` to try an input on, sharing nothing
-    the input may change with ``core``: the tournament, the core's fields, the console's
-    state, the dealing procedure and the UNDO's procedure are copied as above; the
-    settings, the deck registry and the structure (never changed by an input) are shared."""
-    clone = copy.copy(core)
-    clone.tournament = copy_tournament(core.tournament)
-    for name in CORE_FIELDS:
-        setattr(clone, name, _copy_field(getattr(core, name)))
-    clone.console = copy_console(core.console)
-    clone.venue = _copy_venue(core)
-    if core.proc is not None:
-        clone.proc = copy_procedure(core.proc)
-    if core.undo is not None:
-        clone.undo = copy_procedure(core.undo)
-    return clone
 
 
 def _copy_venue(core: Any) -> Any:

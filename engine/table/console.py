@@ -8,8 +8,9 @@ applied one is added to the audit list (who: role and token id; when: the consol
 time; what: the command, its arguments and, for corrections, from and to).
 
 :func:`precheck` tells, without changing anything, whether a command fits the table now
-(the service refuses it without journaling it when it does not).  The commands
-themselves are in :mod:`engine.table.console_commands`; this module holds the state the
+(the service refuses it without journaling it when it does not), asking each command's
+``verify``: no copy of the table is made.  The commands themselves are in
+:mod:`engine.table.console_commands`; this module holds the state the
 console adds to the table (:class:`ConsoleState`: the waiting list, players away, the
 audit, the request ids seen) and the dispatch.
 
@@ -32,7 +33,6 @@ from __future__ import annotations
 from engine.effects import Effect, LogLine
 from engine.errors import InvalidCardError, PokerTableError
 from engine.events import ConsoleCommand, Event
-from engine.table.atomic import trial_copy
 from engine.table.console_base import (
     AUDIT_SHOWN,
     MAX_NAME,
@@ -43,12 +43,15 @@ from engine.table.console_base import (
     ForbiddenCommand,
     check_name,
 )
-from engine.table.console_commands import COMMANDS, Spec, fold_away
+from engine.table.console_commands import COMMANDS, Spec
 from engine.table.console_core import ConsoleCore
+from engine.table.console_players import fold_away
+from engine.table.console_venue import verify_venue_chips
+from engine.table.verify import verify_time
 
 __all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
            "ConsoleState", "ForbiddenCommand", "Refusal", "after_event", "apply_command",
-           "check_name", "needs_guard", "precheck", "role_may"]
+           "check_name", "needs_guard", "precheck", "refusal", "role_may", "verify_command"]
 
 
 
@@ -109,20 +112,38 @@ class Refusal(str):
 
 def precheck(core: ConsoleCore, event: Event) -> Refusal | None:
     """Why a console command would be refused now, or None if it fits (and for any other
-    event).  Changes nothing: the command is tried on a structural copy of the core
-    (:func:`engine.table.atomic.trial_copy`; no snapshot of the table)."""
+    event).  Changes and copies nothing: it asks the command's ``verify``
+    (:class:`engine.table.console_commands.Spec`), which raises exactly when applying the
+    command would, in the same words, and at a table in venue mode the venue's count of
+    the chips seated (:func:`engine.table.console_venue.verify_venue_chips`)."""
     if not isinstance(event, ConsoleCommand):
         return None
     try:
-        _check_command(core, event)
-        trial_copy(core).apply(event)
+        verify_command(core, event)
     except (PokerTableError, ValueError, KeyError, TypeError) as exc:
-        text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
-        kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, InvalidCardError,
-                                                  KeyError, TypeError))
-                else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
-        return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
+        return refusal(exc)
     return None
+
+
+def verify_command(core: ConsoleCore, event: ConsoleCommand) -> None:
+    """Raises as :meth:`engine.table.core.TableCore.apply` of the console command
+    ``event`` would (its time before the last event's, the role, the request, the
+    command's own ``verify``, the venue's chip count); changes and copies nothing."""
+    verify_time(core, event.t)
+    spec = _check_command(core, event)
+    args = dict(event.args)
+    spec.verify(core, args, event.t)
+    verify_venue_chips(core, event.command, args)
+
+
+def refusal(exc: Exception) -> Refusal:
+    """The :class:`Refusal` a console shows for ``exc``, raised by a command's verify or
+    by applying it: one line, its kind from the error's type."""
+    text = str(exc) if not isinstance(exc, KeyError) else f"missing {exc}"
+    kind = ("bad_request" if isinstance(exc, (ConsoleCommandError, InvalidCardError,
+                                              KeyError, TypeError))
+            else "forbidden" if isinstance(exc, ForbiddenCommand) else "refused")
+    return Refusal(" ".join(text.split()) or type(exc).__name__, kind)
 
 
 def apply_command(core: ConsoleCore, ev: ConsoleCommand) -> list[Effect]:

@@ -15,11 +15,11 @@ from engine.betting.pots import build_pots
 from engine.effects import Effect, Notice
 from engine.table.console_base import ConsoleRefused
 from engine.table.console_core import ConsoleCore
+from engine.tournament.clock import ClockError
 
 
-def award_by_hand(core: ConsoleCore, winners: list[int], t: float) -> tuple[list[Effect], str]:
-    """End the hand with its pots to ``winners`` (1-based seats).  Returns the effects and
-    the audit line.
+def _shares(core: ConsoleCore, winners: list[int]) -> dict[int, int]:
+    """Seat -> the chips ``winners`` (1-based seats) get of the pots; changes nothing.
 
     Raises:
         ConsoleRefused: no hand, the shoe online on a hand dealt by the shoe, a winner who
@@ -52,6 +52,24 @@ def award_by_hand(core: ConsoleCore, winners: list[int], t: float) -> tuple[list
         each, odd = divmod(amount, len(won))
         for i, s in enumerate(won):
             shares[s] += each + (1 if i < odd else 0)
+    return shares
+
+
+def verify_award_by_hand(core: ConsoleCore, winners: list[int]) -> None:
+    """Raises as :func:`award_by_hand` would; changes nothing (see :func:`_shares`; a
+    hand set up outside the tournament has no hand of the tournament to finish)."""
+    _shares(core, winners)
+    if core.tournament.current is None:
+        raise ClockError("no hand is in progress")
+
+
+def award_by_hand(core: ConsoleCore, winners: list[int], t: float) -> tuple[list[Effect], str]:
+    """End the hand with its pots to ``winners`` (1-based seats).  Returns the effects and
+    the audit line.  Raises as :func:`verify_award_by_hand`."""
+    shares = _shares(core, winners)
+    hand = core.hand
+    assert hand is not None  # verified
+    seats, start = list(hand.seats), hand.starting_stacks
     final = {s: hand.stacks[s] + shares[s] for s in seats}
     effects = core._clock_effects(core.tournament.hand_finished(t, final))
     core.proc = None

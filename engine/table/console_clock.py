@@ -1,6 +1,6 @@
 """The console's clock commands: pause, resume, add and remove time, jump to a level, and
-the remaining levels' length for tonight.  Each is ``run(core, args, t) -> (effects,
-detail)`` (:mod:`engine.table.console_commands`); times are whole seconds, lengths whole
+the remaining levels' length for tonight.  Each is a pair ``(verify, do)``
+(:class:`engine.table.console_commands.Spec`); times are whole seconds, lengths whole
 minutes.  Time added and time removed are two commands, each with a positive number of
 seconds, so the journal and the audit name what was done (``add_time: added 1:00``,
 ``remove_time: removed 1:00``)."""
@@ -17,15 +17,17 @@ from engine.events import DealerCommand
 from engine.table.console_args import need_between_hands, need_not_over, no_args, whole
 from engine.table.console_base import ConsoleCommandError, ConsoleRefused
 from engine.table.console_core import ConsoleCore
+from engine.table.dealer_commands import verify_dealer_command
 
 Result = tuple[list[Effect], str]
+Check = Callable[[ConsoleCore, dict[str, Any], float], None]
+Run = Callable[[ConsoleCore, dict[str, Any], float], Result]
 MAX_SHIFT = 36000  #: seconds added or removed at once (ten hours)
 
 
-def clock_command(command: str, words: str
-                  ) -> Callable[[ConsoleCore, dict[str, Any], float], Result]:
+def clock_command(command: str, words: str) -> tuple[Check, Run]:
     """Pause or resume (``command``), refused when the clock is not started or already so."""
-    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    def verify(core: ConsoleCore, args: dict[str, Any], t: float) -> None:
         no_args(args)
         clock = core.tournament.clock
         if not clock.started:
@@ -33,12 +35,17 @@ def clock_command(command: str, words: str
         need_not_over(core)
         if (command == "pause") == (clock.paused_at is not None):
             raise ConsoleRefused(f"the clock is already {'paused' if clock.paused_at else 'running'}")
+        verify_dealer_command(core, DealerCommand(t=t, command=command))
+
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
         return core._command(DealerCommand(t=t, command=command)) + [
             Alert("paused" if command == "pause" else "resumed")], words
-    return run
+    return verify, run
 
 
-def _shift(core: ConsoleCore, args: dict[str, Any], t: float, sign: int) -> Result:
+def _shift_command(core: ConsoleCore, args: dict[str, Any], t: float,
+                   sign: int) -> DealerCommand:
+    """The operator's add_time that adds (``sign`` 1) or removes (-1) ``seconds``."""
     value = args.get("seconds")
     if sign > 0 and isinstance(value, int) and not isinstance(value, bool) and value < 0:
         raise ConsoleCommandError(f"seconds must be 1..{MAX_SHIFT}: to take time off the "
@@ -49,9 +56,17 @@ def _shift(core: ConsoleCore, args: dict[str, Any], t: float, sign: int) -> Resu
     need_not_over(core)
     if sign < 0:
         _check_left(core, seconds, t)
-    effects = core._command(DealerCommand(t=t, command="add_time",
-                                          args={"seconds": sign * seconds}))
-    return effects, f"{'added' if sign > 0 else 'removed'} {clock_text(seconds)}"
+    return DealerCommand(t=t, command="add_time", args={"seconds": sign * seconds})
+
+
+def _shift(sign: int) -> tuple[Check, Run]:
+    def verify(core: ConsoleCore, args: dict[str, Any], t: float) -> None:
+        verify_dealer_command(core, _shift_command(core, args, t, sign))
+
+    def run(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+        effects = core._command(_shift_command(core, args, t, sign))
+        return effects, f"{'added' if sign > 0 else 'removed'} {clock_text(args['seconds'])}"
+    return verify, run
 
 
 def _check_left(core: ConsoleCore, seconds: int, t: float) -> None:
@@ -66,14 +81,10 @@ def _check_left(core: ConsoleCore, seconds: int, t: float) -> None:
                              "off less, or jump to the next level")
 
 
-def add_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    """``seconds`` (1..36000) added to the level being played."""
-    return _shift(core, args, t, 1)
-
-
-def remove_time(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    """``seconds`` (1..36000) taken off the level being played, less than it has left."""
-    return _shift(core, args, t, -1)
+#: ``seconds`` (1..36000) added to the level being played
+add_time = _shift(1)
+#: ``seconds`` (1..36000) taken off the level being played, less than it has left
+remove_time = _shift(-1)
 
 
 def clock_text(seconds: int) -> str:
@@ -84,7 +95,7 @@ def clock_text(seconds: int) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+def _jump_command(core: ConsoleCore, args: dict[str, Any], t: float) -> DealerCommand:
     """To level number ``level`` (not a break), between hands."""
     number = whole(args, "level", 1, 1000)
     need_not_over(core)
@@ -93,13 +104,24 @@ def jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     if index is None:
         raise ConsoleRefused(f"no level {number}; levels are 1..{max(lv.number for lv in levels)}")
     need_between_hands(core)
-    effects = core._command(DealerCommand(t=t, command="jump_level", args={"index": index}))
-    return effects, f"jumped to level {number}"
+    return DealerCommand(t=t, command="jump_level", args={"index": index})
 
 
-def level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-    """Every level after the one being played lasts ``minutes`` (1..240) tonight."""
-    minutes = whole(args, "minutes", 1, 240)
+def _verify_jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> None:
+    verify_dealer_command(core, _jump_command(core, args, t))
+
+
+def _jump_level(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    effects = core._command(_jump_command(core, args, t))
+    return effects, f"jumped to level {args['level']}"
+
+
+jump_level = (_verify_jump_level, _jump_level)
+
+
+def _first_changed(core: ConsoleCore, args: dict[str, Any]) -> int:
+    """The index of the first level :data:`level_length` changes (checking ``args``)."""
+    whole(args, "minutes", 1, 240)
     need_not_over(core)
     tour = core.tournament
     if tour.structure.qualifiers is not None:
@@ -107,10 +129,23 @@ def level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     first = tour.clock.index + (1 if tour.clock.started else 0)
     if first >= len(tour.clock.structure.levels):
         raise ConsoleRefused("no level is left to change")
-    core.console.level_minutes = [first, minutes]
+    return int(first)
+
+
+def _verify_level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> None:
+    _first_changed(core, args)
+
+
+def _level_length(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
+    minutes = args["minutes"]
+    core.console.level_minutes = [_first_changed(core, args), minutes]
     apply_level_length(core)
     return [Notice(f"Levels from now on: {minutes} minutes")], \
         f"remaining levels {minutes} minutes each"
+
+
+#: every level after the one being played lasts ``minutes`` (1..240) tonight
+level_length = (_verify_level_length, _level_length)
 
 
 def apply_level_length(core: ConsoleCore) -> None:

@@ -20,6 +20,7 @@ from engine.effects import Effect
 from engine.events import DealerButton, DealerCommand, Event, PlayerAction
 from engine.table.console_base import ConsoleState
 from engine.table.positions import Positions
+from engine.table.venue_state import VenueState
 from engine.tournament.clock import ClockAlert
 from engine.tournament.tournament import Tournament
 
@@ -40,8 +41,8 @@ class ConsoleCore(Protocol):
 
     Chips are ints, seats 1-based, times in seconds.  The ``_``-named members are the
     core's own steps that a command takes part in (a player action, a dealer command, a
-    shoe event, the clock's alerts); the console's precheck tries a command with ``apply``
-    on a structural copy (:func:`engine.table.atomic.trial_copy`)."""
+    shoe event, the clock's alerts); the console's precheck asks each command's
+    ``verify`` (:mod:`engine.table.verify` for the core's own steps), never a copy."""
 
     proc: DealingProcedure | None
     undo: DealingProcedure | None
@@ -52,6 +53,8 @@ class ConsoleCore(Protocol):
     offline: set[str]
     shoe_draws: int
     console: ConsoleState
+    venue: VenueState | None
+    last_t: float
 
     @property
     def settings(self) -> ConsoleSettings: ...

@@ -84,6 +84,13 @@ from engine.table.dealer_commands import TableStateError, dealer_command
 from engine.table.positions import Positions, next_positions, waiting_seats
 from engine.table.settings import TableSettings
 from engine.table.venue_state import VenueState
+from engine.table.verify import (
+    check_shoe_event,
+    need_proc,
+    verify_next_hand,
+    verify_time,
+    verify_undo,
+)
 from engine.tournament.clock import ClockAlert
 from engine.tournament.structure_file import load_structure, parse_structure, structure_source
 from engine.tournament.tournament import Tournament
@@ -196,9 +203,7 @@ class TableCore:
         :class:`engine.errors.PokerTableError` and changes nothing: the hot inputs are
         verified before anything changes, the rare operator inputs run under a
         :class:`engine.table.atomic.Guard` (no snapshot of the table per event)."""
-        if event.t < self.last_t:
-            raise InvalidInputError(f"event time {event.t} is before the last event "
-                                    f"({self.last_t}); times are monotonic")
+        verify_time(self, event.t)
         if _guarded(event, self):
             guard = Guard(self)
             try:
@@ -293,14 +298,11 @@ class TableCore:
         raise TableStateError(f"unknown dealer button {b!r}")  # pragma: no cover
 
     def _need_proc(self) -> DealingProcedure:
-        if self.proc is None or self.proc.hand.is_complete and not self.proc.stopped:
-            raise TableStateError("no hand is being dealt: press NEXT HAND")
-        return self.proc
+        return need_proc(self)
 
     def _undo(self) -> list[Effect]:
-        if self.undo is None or self.proc is None:
-            raise TableStateError("nothing to undo (only the last action of this hand, "
-                                  "before the next card is drawn)")
+        verify_undo(self)
+        assert self.undo is not None  # verified
         self.proc = self.undo
         self.seat_inputs = {}
         self.undo = None
@@ -308,10 +310,7 @@ class TableCore:
 
     # ------------------------------------------------------------------ hands
     def _next_hand(self, t: float) -> list[Effect]:
-        if self.in_hand or (self.proc is not None and self.proc.stopped):
-            raise TableStateError("a hand is in progress: finish it first")
-        if self.finished:
-            raise TableStateError("the tournament is over")
+        verify_next_hand(self, t)
         effects: list[Effect] = []
         tour = self.tournament
         if not tour.clock.started:
@@ -453,17 +452,8 @@ class TableCore:
         return self._after_outcomes(outcomes, ev.t)
 
     def _shoe_event(self, ev: Event) -> list[Effect]:
-        if self.proc is None:
-            if isinstance(ev, CardDrawn):
-                raise TableStateError("a card was drawn between hands: press NEXT HAND first")
-            raise TableStateError("no hand is being dealt")
-        if (isinstance(ev, Declaration) and ev.kind not in ("confirm_ruling", "override_ruling")
-                and (self.proc.hand.is_complete or self.proc.stopped)):
-            # an irregularity is declared in the hand in play; between hands (or in a hand
-            # already void) its ruling would name that hand's cards, mucked ones too
-            raise TableStateError("no hand is being dealt: a declaration is about the hand "
-                                  "in play")
-        outcomes = self.proc.apply(ev)  # atomic: a refused event changes nothing
+        proc = check_shoe_event(self, ev)
+        outcomes = proc.apply(ev)  # atomic: a refused event changes nothing
         if isinstance(ev, ShoeReloaded):
             self.shoe_draws = 0
             self.load_count += 1

@@ -23,6 +23,7 @@ from engine.effects import Effect, LogLine, Notice
 from engine.errors import IllegalActionError, InvalidInputError, PokerTableError
 from engine.events import DealerCommand
 from engine.tournament.clock import ClockAlert
+from engine.tournament.eliminations import undo_target, verify_eliminate
 from engine.tournament.tournament import Tournament
 
 
@@ -30,17 +31,22 @@ class TableStateError(IllegalActionError):
     """An input that does not fit the table's state now (e.g. NEXT HAND mid-hand)."""
 
 
-class OperatorCore(Protocol):
-    """The table core as the operator's commands see it: its tournament, whether a hand
-    is being played, the sound switch, and two of its own steps."""
-
-    muted: bool
+class CommandTable(Protocol):
+    """What :func:`verify_dealer_command` reads of the table core: its tournament and
+    whether a hand is being played."""
 
     @property
     def tournament(self) -> Tournament: ...
 
     @property
     def in_hand(self) -> bool: ...
+
+
+class OperatorCore(CommandTable, Protocol):
+    """The table core as the operator's commands see it: also the sound switch and two of
+    its own steps."""
+
+    muted: bool
 
     def _clock_effects(self, alerts: list[ClockAlert]) -> list[Effect]: ...
 
@@ -57,21 +63,54 @@ def dealer_command(core: OperatorCore, ev: DealerCommand) -> list[Effect]:
             (``"command 'eliminate': finish the hand first"``, ``"command 'register':
             seat 1 is taken"``).
     """
+    verify_dealer_command(core, ev)
     c, a = ev.command, ev.args
     try:
         effects = _clock_command(core, c, a, ev.t)
         if effects is None:
             effects = _player_command(core, c, a, ev.t)
     except (KeyError, ValueError, TypeError) as exc:
-        if isinstance(exc, InvalidInputError):
-            raise
-        if isinstance(exc, PokerTableError):  # the table's or tournament's own words
-            raise InvalidInputError(f"command {c!r}: {exc}") from None
-        raise InvalidInputError(f"command {c!r}: bad arguments {dict(a)!r} ({exc})") \
-            from None
+        raise _refusal(c, a, exc) from None
     if effects is None:
         raise InvalidInputError(f"unknown command {c!r}")
     return effects
+
+
+def verify_dealer_command(core: CommandTable, ev: DealerCommand) -> None:
+    """Raises as :func:`dealer_command` would refuse ``ev`` now, in the same words;
+    changes nothing.  The commands checked here: ``add_time``, ``jump_level``, ``pause``,
+    ``resume``, ``eliminate`` and ``undo_elimination`` (every other command is checked as
+    it is applied, under the core's guard)."""
+    c, a = ev.command, ev.args
+    tour = core.tournament
+    try:
+        if c == "add_time":
+            tour.clock.verify_add_time(ev.t, float(a.get("seconds", 60)))
+        elif c == "jump_level":
+            tour.clock.verify_jump_to(int(a["index"]))
+        elif c == "pause":
+            tour.clock.verify_pause()
+        elif c == "resume":
+            tour.clock.verify_resume(ev.t)
+        elif c in ("eliminate", "undo_elimination") and core.in_hand:
+            raise TableStateError("finish the hand first")
+        elif c == "eliminate":
+            by = a.get("by")
+            verify_eliminate(tour, int(a["seat"]), None if by is None else int(by))
+        elif c == "undo_elimination":
+            undo_target(tour)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise _refusal(c, a, exc) from None
+
+
+def _refusal(c: str, a: dict[str, Any], exc: Exception) -> InvalidInputError:
+    """A command's refusal in its own words: the table's or the tournament's, or the bad
+    arguments."""
+    if isinstance(exc, InvalidInputError):
+        return exc
+    if isinstance(exc, PokerTableError):  # the table's or tournament's own words
+        return InvalidInputError(f"command {c!r}: {exc}")
+    return InvalidInputError(f"command {c!r}: bad arguments {dict(a)!r} ({exc})")
 
 
 def _clock_command(core: OperatorCore, c: str, a: dict[str, Any],

@@ -211,6 +211,14 @@ class Clock:
         c.update(now)
         return c
 
+    def at(self, now: float) -> Clock:
+        """This clock as it is at ``now``: itself when no entry ends by then (nearly always:
+        the loop ticks it every second), else a :meth:`peek`.  Changes nothing."""
+        if not self.started or self.finished or self.break_pending or \
+                self.level.seconds is None or self.elapsed(now) < self._budget():
+            return self
+        return self.peek(now)
+
     # ------------------------------------------------------------------ alerts
     def _fire(self, out: list[ClockAlert], kind: str, t: float, message: str,
               index: int | None = None) -> None:
@@ -313,15 +321,21 @@ class Clock:
     def hand_started(self, now: float) -> list[ClockAlert]:
         """A hand is dealt at ``now``.  Raises :class:`ClockError` during a break or when a
         hand is already in progress."""
+        self.verify_hand_started(now)
         out = self.update(now)
-        if self.in_hand:
-            raise ClockError("a hand is already in progress")
-        if self.level.is_break:
-            raise ClockError(f"on a break ({self.remaining(now) or 0:.0f} s left)")
         self.in_hand = True
         self.hand_index = self.index
         self.hand_count += 1
         return out
+
+    def verify_hand_started(self, now: float) -> None:
+        """Raises :class:`ClockError` as :meth:`hand_started` at ``now`` would (a hand in
+        progress, a break at ``now``); changes nothing."""
+        if self.in_hand:
+            raise ClockError("a hand is already in progress")
+        at = self.at(now)
+        if at.level.is_break:
+            raise ClockError(f"on a break ({at.remaining(now) or 0:.0f} s left)")
 
     def hand_finished(self, now: float) -> list[ClockAlert]:
         """The hand in progress ended at ``now``: count it for a hand-based level, start a
@@ -362,22 +376,32 @@ class Clock:
         self._enter(self.index, now, out)
         return out + self.update(now)
 
-    def pause(self, now: float) -> list[ClockAlert]:
+    def verify_pause(self) -> None:
+        """Raises :class:`ClockError` as :meth:`pause` would: not started, or paused."""
         if not self.started:
             raise ClockError("the clock is not started")
         if self.paused_at is not None:
             raise ClockError("the clock is already paused")
+
+    def pause(self, now: float) -> list[ClockAlert]:
+        self.verify_pause()
         out = self.update(now)
         self.paused_at = max(now, self.level_start + self.pause_total)
         return out
 
-    def resume(self, now: float) -> list[ClockAlert]:
+    def verify_resume(self, now: float) -> None:
+        """Raises :class:`ClockError` as :meth:`resume` at ``now`` would: not started, not
+        paused, or ``now`` before the pause."""
         if not self.started:
             raise ClockError("the clock is not started")
         if self.paused_at is None:
             raise ClockError("the clock is not paused")
         if now < self.paused_at:
             raise ClockError(f"time went backwards ({now} < {self.paused_at})")
+
+    def resume(self, now: float) -> list[ClockAlert]:
+        self.verify_resume(now)
+        assert self.paused_at is not None  # verified
         self.pause_total += now - self.paused_at
         self.paused_at = None
         return self.update(now)
@@ -385,13 +409,9 @@ class Clock:
     def add_time(self, now: float, seconds: float) -> list[ClockAlert]:
         """Add (``seconds`` > 0) or remove (< 0) time on the current time-based entry.  The
         remaining time never goes below 0 (removing more ends the entry now)."""
+        self.verify_add_time(now, seconds)
         out = self.update(now)
-        if self.level.seconds is None:
-            raise ClockError(f"{self.level.label} is counted in hands; use add_hands")
-        if self.break_pending:
-            raise ClockError("the level is over; the break starts after this hand")
-        if not math.isfinite(seconds):
-            raise ClockError(f"bad number of seconds {seconds!r}")
+        assert self.level.seconds is not None  # verified
         base = self.level.seconds
         new_adjust = self.adjust + seconds
         el = self.elapsed(now)
@@ -404,6 +424,17 @@ class Clock:
         self.finished = False
         return out + self.update(now)
 
+    def verify_add_time(self, now: float, seconds: float) -> None:
+        """Raises :class:`ClockError` as :meth:`add_time` at ``now`` would: the entry then
+        is counted in hands, its break waits for the hand, or ``seconds`` is not finite."""
+        at = self.at(now)
+        if at.level.seconds is None:
+            raise ClockError(f"{at.level.label} is counted in hands; use add_hands")
+        if at.break_pending:
+            raise ClockError("the level is over; the break starts after this hand")
+        if not math.isfinite(seconds):
+            raise ClockError(f"bad number of seconds {seconds!r}")
+
     def add_hands(self, now: float, hands: int) -> list[ClockAlert]:
         """Add or remove hands on the current hand-based level (never below the hands played;
         reaching 0 ends the level at once)."""
@@ -415,10 +446,15 @@ class Clock:
             self._advance(now, out)
         return out + self.update(now)
 
-    def jump_to(self, now: float, index: int) -> list[ClockAlert]:
-        """Operator: go to entry ``index`` (0-based) now, with its full time."""
+    def verify_jump_to(self, index: int) -> None:
+        """Raises :class:`ClockError` unless ``index`` (0-based) is an entry of the
+        structure (what :meth:`jump_to` checks)."""
         if not 0 <= index < len(self.structure.levels):
             raise ClockError(f"no entry {index}; entries are 0..{len(self.structure.levels) - 1}")
+
+    def jump_to(self, now: float, index: int) -> list[ClockAlert]:
+        """Operator: go to entry ``index`` (0-based) now, with its full time."""
+        self.verify_jump_to(index)
         out = self.update(now) if self.started else []
         if not self.started:
             self.index = index

@@ -54,6 +54,25 @@ def eliminate_tied(tour: Tournament, now: float, group: list[Entrant],
     return out
 
 
+def verify_eliminate(tour: Tournament, seat: int, by: int | None = None) -> None:
+    """Raises as :meth:`engine.tournament.tournament.Tournament.eliminate` of ``seat``
+    (knocked out by the seat ``by``) would; changes nothing.
+
+    Raises:
+        ClockError: a hand is being played.
+        InvalidInputError: nobody plays in ``seat`` or ``by``, or they are the same seat.
+    """
+    if tour.current is not None:
+        raise ClockError("finish the hand first")
+    seats = {e.seat for e in tour.active()}
+    if seat not in seats:
+        raise InvalidInputError(f"no player in seat {seat}")
+    if by is not None and by == seat:
+        raise InvalidInputError(f"seat {seat} cannot knock themselves out")
+    if by is not None and by not in seats:
+        raise InvalidInputError(f"no player in seat {by}")
+
+
 def undo_target(tour: Tournament, entry_id: int | None = None, *,
                 chips: int | None = None) -> tuple[Entrant, int]:
     """The entry :func:`undo_elimination` would put back and its chips, changing nothing

@@ -205,7 +205,7 @@ def estimated_seconds_to_end(t: TournamentReading, now: float,
 
 def stats(t: TournamentReading, now: float) -> Stats:
     """Standings and stats at ``now`` (does not change the tournament)."""
-    c = t.clock.peek(now)
+    c = t.clock.at(now)
     st = c.status(now)
     act = t.active()
     chips = sum(e.chips for e in act)
@@ -222,7 +222,7 @@ def stats(t: TournamentReading, now: float) -> Stats:
 
 def clock_view(t: TournamentReading, now: float) -> ClockView:
     """The public :class:`engine.views.ClockView` at ``now`` (does not change state)."""
-    c = t.clock.peek(now)
+    c = t.clock.at(now)
     st = c.status(now)
     lv = c.level
     play = c.playing_level()

@@ -174,30 +174,33 @@ class Tournament:
             return lv.number < last
         return lv.number <= last and not (self.clock.finished)
 
-    def register(self, name: str, seat: int, now: float | None = None) -> Entrant:
-        """Add an entry at ``seat`` (1..10).  After the start it is a late entry: the stack
-        is reduced by the deduction of the level being played (seed 000).
-
-        Raises RegistrationError: registration closed, seat taken or out of range, no name.
-        """
+    def verify_register(self, name: str, seat: int) -> None:
+        """Raises RegistrationError as :meth:`register` of ``name`` at ``seat`` would
+        (registration closed, seat taken or out of range, no name); changes nothing."""
         if not name or not str(name).strip():
             raise RegistrationError("a player needs a name")
         if not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
             raise RegistrationError(f"seat must be 1..{MAX_SEATS}, got {seat!r}")
         if not self.registration_open():
             raise RegistrationError(self._closed_reason())
-        late = self.clock.started and self.structure.qualifiers is None
         rnd = 0 if self.structure.qualifiers is None else self.round + 1
-        taken = {e.seat for e in self.entrants if e.active and e.round == rnd}
-        if seat in taken:
+        if seat in {e.seat for e in self.entrants if e.active and e.round == rnd}:
             raise RegistrationError(f"seat {seat} is taken")
         if self.structure.qualifiers is not None and rnd > self.structure.qualifiers.rounds:
             raise RegistrationError("the final is played by the qualifiers only")
+
+    def register(self, name: str, seat: int, now: float | None = None) -> Entrant:
+        """Add an entry at ``seat`` (1..10).  After the start it is a late entry: the stack
+        is reduced by the deduction of the level being played (seed 000).  Raises
+        RegistrationError as :meth:`verify_register`, which it calls first."""
+        self.verify_register(name, seat)
+        late = self.clock.started and self.structure.qualifiers is None
         level_number = self.clock.level.number if late else 0
         deduction = self.structure.late_deduction(level_number) if late else 0
         e = Entrant(len(self.entrants) + 1, str(name).strip(), seat,
                     self.structure.starting_stack - deduction, level_number, deduction,
-                    self.structure.buy_in, rnd)
+                    self.structure.buy_in,
+                    0 if self.structure.qualifiers is None else self.round + 1)
         self.entrants.append(e)
         return e
 
@@ -210,36 +213,45 @@ class Tournament:
         return f"registration closed at the end of level {lr.last_level}"
 
     # ------------------------------------------------------------------ start and clock
+    def verify_start(self) -> None:
+        """Raises as :meth:`start` would now (started, round on, over, too few); no change."""
+        q = self.structure.qualifiers
+        if q is None and self.clock.started:
+            raise ClockError("the tournament has started")
+        if q is None and len(self.active()) < 2:
+            raise RegistrationError("at least two players are needed to start")
+        if q is None:
+            return
+        if self.clock.started and not self.round_over:
+            raise ClockError(f"round {self.round} is still being played")
+        if self.finished:
+            raise ClockError("the tournament is over")
+        nxt = self.round + 1
+        final = nxt > q.rounds  # the final seats the qualifiers
+        if len([e for e in self.entrants if (e.qualified and e.round <= q.rounds if final
+                                               else e.round == nxt)]) < 2:
+            raise RegistrationError("fewer than two qualifiers for the final" if final else
+                                    f"at least two players are needed for qualifier {nxt}")
+
     def start(self, now: float) -> list[ClockAlert]:
-        """Start the tournament (or, with qualifiers, the next round) at ``now``."""
+        """Start the tournament (or the next qualifier) at ``now``; raises as :meth:`verify_start`."""
+        self.verify_start()
         q = self.structure.qualifiers
         if q is None:
-            if self.clock.started:
-                raise ClockError("the tournament has started")
-            if len(self.active()) < 2:
-                raise RegistrationError("at least two players are needed to start")
             out = self.clock.start(now)
             self._assign_bounty()
             self._draw_wheel()
             if self.structure.heads_up_hand_limit and len(self.active()) == 2:
                 self.heads_up_hands = 0
             return out
-        if self.clock.started and not self.round_over:
-            raise ClockError(f"round {self.round} is still being played")
-        if self.finished:
-            raise ClockError("the tournament is over")
         next_round = self.round + 1
         if next_round > q.rounds:  # the final: seat the qualifiers
             qual = [e for e in self.entrants if e.qualified and e.round <= q.rounds]
-            if len(qual) < 2:
-                raise RegistrationError("fewer than two qualifiers for the final")
             for i, e in enumerate(qual, 1):
                 self.entrants.append(dataclasses.replace(
                     e, entry_id=len(self.entrants) + 1, seat=i,
                     chips=self.structure.starting_stack, round=next_round, qualified=False,
                     out_order=None, out_at=None, spend=0))
-        elif len([e for e in self.entrants if e.round == next_round]) < 2:
-            raise RegistrationError(f"at least two players are needed for qualifier {next_round}")
         self.round = next_round
         self.round_over = False
         self.heads_up_hands = None
@@ -295,7 +307,7 @@ class Tournament:
     # ------------------------------------------------------------------ hands
     def next_hand(self, now: float) -> NextHand:
         """The next hand's blinds, antes, minimum bet, bonus and raise rule (no change)."""
-        lv = self.clock.peek(now).playing_level()
+        lv = self.clock.at(now).playing_level()
         hu = None
         if self.heads_up_hands is not None:
             hu = self.heads_up_hands + 1
@@ -308,14 +320,21 @@ class Tournament:
         h = self.next_hand(now)
         return h.small_blind, h.big_blind, h.ante, h.big_blind_ante
 
-    def hand_started(self, now: float) -> list[ClockAlert]:
-        """The next hand is dealt now, at :meth:`next_hand`'s values (its bonus is used)."""
+    def verify_hand_started(self, now: float) -> None:
+        """Raises ClockError as :meth:`hand_started` at ``now`` would (not started, over,
+        fewer than two players, a hand in progress, a break at ``now``); changes nothing."""
         if not self.clock.started:
             raise ClockError("start the tournament first")
         if self.finished or self.round_over:
             raise ClockError("the tournament is over" if self.finished else "the round is over")
         if len(self.active()) < 2:
             raise ClockError("fewer than two players are left")
+        self.clock.verify_hand_started(now)
+
+    def hand_started(self, now: float) -> list[ClockAlert]:
+        """The next hand is dealt now, at :meth:`next_hand`'s values (its bonus is used);
+        raises as :meth:`verify_hand_started`."""
+        self.verify_hand_started(now)
         setup = self.next_hand(now)
         out = self.clock.hand_started(now)
         self.current = setup
@@ -405,15 +424,9 @@ class Tournament:
         """Operator: the player in ``seat`` is out now; any chips they had leave play.
         ``by``: the seat of the player who knocked them out, credited with the knockout
         (results, league points); raises InvalidInputError for their own or an empty seat."""
-        if self.current is not None:
-            raise ClockError("finish the hand first")
-        e = self._by_seat(seat)
-        winner = None
-        if by is not None:
-            if by == seat:
-                raise InvalidInputError(f"seat {seat} cannot knock themselves out")
-            winner = self._by_seat(by)
-        return self._eliminate(now, e, by=winner) + self._check_round_end(now)
+        eliminations.verify_eliminate(self, seat, by)
+        winner = None if by is None else self._by_seat(by)
+        return self._eliminate(now, self._by_seat(seat), by=winner) + self._check_round_end(now)
 
     def undo_elimination(self, now: float, entry_id: int | None = None, *,
                          chips: int | None = None) -> Entrant:

@@ -100,12 +100,11 @@ class Gate:
         """The ``console`` object of the role documents, before :func:`role_part` takes out
         what a role may not see (on the loop's thread)."""
         from engine.table.console_args import hand_refusal, table_seats
-        from engine.table.console_commands import (
+        from engine.table.console_commands import next_hand_applies, undo_applies
+        from engine.table.console_players import (
             between_rounds,
             late_entry_preview,
-            next_hand_applies,
             registration_refusal,
-            undo_applies,
             undo_elimination_applies,
         )
 

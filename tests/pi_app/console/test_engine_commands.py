@@ -9,16 +9,14 @@ from hypothesis import strategies as st
 
 from engine.errors import PokerTableError
 from engine.events import ConsoleCommand, DealerButton, ShoeStatus
-from engine.table.console import precheck
+from engine.table.console import precheck, refusal
 from engine.table.console_args import between_hands
 from engine.table.console_clock import clock_text
-from engine.table.console_commands import (
-    COMMANDS,
+from engine.table.console_commands import COMMANDS, next_hand_applies, undo_applies
+from engine.table.console_players import (
     between_rounds,
     late_entry_preview,
-    next_hand_applies,
     registration_refusal,
-    undo_applies,
     undo_elimination_applies,
 )
 from engine.table.core import TableCore, TableSettings
@@ -301,17 +299,19 @@ def test_ruling_override_and_declarations():
                                           max_size=3),
                           st.sampled_from(["director", "dealer"])), max_size=12))
 def test_precheck_agrees_with_apply(commands):
-    """Whatever the commands: a command precheck refuses raises and changes nothing, and
-    one it lets through applies."""
+    """Whatever the commands: a command precheck refuses raises, in the precheck's words,
+    and changes nothing, and one it lets through applies."""
     n = Night()
     n.seated(NAMES[:3])
     for command, args, role in commands:
         ev = n.event(command, role, **args)
-        if precheck(n.core, ev) is None:
+        said = precheck(n.core, ev)
+        if said is None:
             n.core.apply(ev)
         else:
-            with pytest.raises(PokerTableError):
+            with pytest.raises(PokerTableError) as raised:
                 n.core.apply(ev)
+            assert refusal(raised.value) == said
 
 
 def _page_flags_agree(n: Night) -> None:
