@@ -41,15 +41,24 @@ CORE_FIELDS = ("proc", "hand_number", "pos", "seat_inputs", "results", "offline"
                "reshuffles")
 
 
+def _shallow(obj: Any) -> Any:
+    """``copy.copy(obj)`` for an object of a plain class (its attributes in ``__dict__``;
+    no ``__slots__``, ``__copy__`` or ``__setstate__``), without the copy protocol's
+    look-ups: a tournament's entrants are copied on every NEXT HAND."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
 def copy_tournament(tour: Any) -> Any:
     """A copy of a :class:`engine.tournament.tournament.Tournament` that shares nothing
     mutable with it (the structure, immutable, is shared)."""
-    new = copy.copy(tour)
+    new = _shallow(tour)
     for name, value in vars(tour).items():
         if isinstance(value, (list, dict, set)):
             setattr(new, name, copy.copy(value))
-    new.entrants = [copy.copy(e) for e in tour.entrants]
-    new.clock = copy.copy(tour.clock)
+    new.entrants = [_shallow(e) for e in tour.entrants]
+    new.clock = _shallow(tour.clock)
     new.clock.fired = set(tour.clock.fired)
     return new
 

@@ -148,6 +148,15 @@ class Tournament:
                 return e
         raise InvalidInputError(f"no player in seat {seat}")
 
+    @staticmethod
+    def _seated(seated: Mapping[int | None, Entrant], seat: int) -> Entrant:
+        """The player in ``seat`` of ``seated`` (seat -> :meth:`active` player); raises
+        InvalidInputError as :meth:`_by_seat` does."""
+        e = seated.get(seat)
+        if e is None:
+            raise InvalidInputError(f"no player in seat {seat}")
+        return e
+
     def stacks(self) -> dict[int, int]:
         """seat -> chips of the players still in."""
         return {e.seat: e.chips for e in self.active() if e.seat is not None}
@@ -368,14 +377,15 @@ class Tournament:
         self.hands_played += 1
         if self.hand_started_at is not None:
             self.hand_seconds_total += max(0.0, now - self.hand_started_at)
+        seated = {e.seat: e for e in reversed(self.active())}  # as _by_seat, sorted once
         for seat, chips in stacks.items():
-            self._by_seat(seat).chips = chips
+            self._seated(seated, seat).chips = chips
         busted = sorted((s for s, c in stacks.items() if c == 0), key=lambda s: (before[s], s))
         if busted:
             gains = {s: stacks[s] - before[s] for s in stacks}
             winner = max(gains, key=lambda s: (gains[s], -s))
             for chips in sorted({before[s] for s in busted}):
-                tied = [self._by_seat(s) for s in busted if before[s] == chips]
+                tied = [self._seated(seated, s) for s in busted if before[s] == chips]
                 out += self._eliminate_tied(now, tied, self._by_seat(winner))
         if (self.bonus_hand is not None and self.wheel_spun_at is None
                 and self.clock.hand_count >= self.bonus_hand and not self.finished):
