@@ -265,6 +265,7 @@ def _short(value: Any, limit: int = 40) -> str:
 
 
 _FIELD_TYPES: dict[str, dict[str, tuple[type, ...]]] = {}
+_KEYS: dict[str, frozenset[str]] = {}  # type -> the keys its record may hold
 
 
 def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
@@ -280,6 +281,7 @@ def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
             typing.get_origin(hint) is typing.Union else (hint,)
         out[f.name] = tuple(typing.get_origin(p) or p for p in parts)
     _FIELD_TYPES[cls.TYPE] = out
+    _KEYS[cls.TYPE] = frozenset(out) | {"type"}
     return out
 
 
@@ -345,14 +347,22 @@ def event_from_dict(d: dict[str, Any]) -> Event:
             f"unknown event type {_short(d['type'])}; expected one of {', '.join(EVENT_TYPES)}"
         )
     accepted = _field_types(cls)
-    extra = d.keys() - accepted.keys() - {"type"}
+    extra = d.keys() - _KEYS[cls.TYPE]
     if extra:
         names = ", ".join(sorted(_short(k) if not isinstance(k, str) else _short(k, 30)
                                  for k in extra)[:5])
         raise UnknownEventError(f"{_short(d['type'])}: unknown field(s) {names}")
     if "t" not in d:
         raise UnknownEventError(f"{d['type']}: missing 't' (monotonic seconds)")
-    values = {k: _check_field(d["type"], k, v, accepted[k]) for k, v in d.items() if k != "type"}
+    values = {}
+    for k, v in d.items():
+        if k != "type":
+            # a value of exactly a type asked for (an int not for a float field, a float
+            # finite) is taken as it is, as _check_field would take it, without the call
+            vt, want = type(v), accepted[k]
+            values[k] = v if vt in want and (vt is str or vt is bool or vt is type(None) or (
+                vt is int and float not in want) or (vt is float and math.isfinite(v))) \
+                else _check_field(d["type"], k, v, want)
     try:
         return cls(**values)
     except TypeError as exc:
