@@ -41,7 +41,8 @@ class Recovered:
     ``snapshot_seq``: the snapshot replay started from; ``replayed``: events applied on top;
     ``rejected``: of those, how many the core rejected; ``torn``: the dropped torn record;
     ``bad_snapshots``: snapshots skipped for a failed checksum; ``redo``: hand-history
-    effects from the replayed events (to write again, idempotently).
+    effects from the replayed events (to write again, idempotently); ``last_chain``: the
+    chained checksum of record ``last_seq``.
     """
 
     core: TableCore
@@ -54,6 +55,7 @@ class Recovered:
     bad_snapshots: list[int] = field(default_factory=list)
     redo: list[Effect] = field(default_factory=list)
     loss: Loss | None = None
+    last_chain: str = ""  # the chained checksum of record last_seq ("": not known)
 
     def describe(self) -> dict[str, Any]:
         """JSON-able facts about the recovery (no game state)."""
@@ -91,9 +93,11 @@ def recover(journal: Journal, core_cls: type[TableCore],
 
     ``replayed``: the recovery of the same file read-only a moment before, under the same
     lock (the checks made before a journal is opened for writing,
-    :func:`pi_app.service.wiring.build_service`): when this scan finds the same snapshot
-    and the same records, its core and hand histories are taken as they are, not
-    replayed a second time (the replay is exact: it would rebuild the same table).
+    :func:`pi_app.service.wiring.build_service`): when the journal still ends as it did
+    then (:func:`_unchanged`), that recovery is taken as it is, the journal neither read
+    again nor replayed a second time (the replay is exact: it would rebuild the same
+    table); otherwise, when a new scan finds the same snapshot and the same records, its
+    core and hand histories are taken.
 
     With ``history_dir`` (where the journal's hand histories are written), histories of
     hands past the journal's end are a loss (:mod:`pi_app.service.journal_hands`).  Only
@@ -107,6 +111,11 @@ def recover(journal: Journal, core_cls: type[TableCore],
             histories past the journal (nothing was written).
         JournalUnavailable: the torn record could not be deleted (disk read-only/full).
     """
+    if replayed is not None and _unchanged(journal, replayed):
+        if history_dir is not None:
+            check_histories(replayed.core, history_dir, journal.path,
+                            accept_loss=journal.accept_loss, move=not journal.readonly)
+        return replayed
     scan = journal.scan()
     if replayed is not None and scan.loss is None and \
             (replayed.snapshot_seq, replayed.last_seq, replayed.replayed) == \
@@ -128,4 +137,18 @@ def recover(journal: Journal, core_cls: type[TableCore],
     return Recovered(core=core, last_seq=scan.last_seq, last_t=journal.last_t,
                      snapshot_seq=scan.snapshot_seq, replayed=len(scan.events),
                      rejected=rejected, torn=scan.torn, bad_snapshots=scan.bad_snapshots,
-                     redo=redo, loss=scan.loss)
+                     redo=redo, loss=scan.loss, last_chain=scan.last_chain)
+
+
+def _unchanged(journal: Journal, replayed: Recovered) -> bool:
+    """Whether ``journal`` still ends as it did when ``replayed`` was recovered from it
+    read-only, a moment before under the same lock: the same newest snapshot, and the same
+    last record with the same chained checksum (which covers every record before it), as
+    the journal read them when it opened.  Only a clean recovery (no torn record, no loss,
+    no damaged snapshot: nothing for the writable journal to mend) is taken so; then the
+    journal is not read and verified a second time."""
+    return (replayed.torn is None and replayed.loss is None and not replayed.bad_snapshots
+            and replayed.last_chain != ""
+            and (journal.last_seq, journal.last_chain, journal.last_snapshot_seq,
+                 journal.last_t) == (replayed.last_seq, replayed.last_chain,
+                                     replayed.snapshot_seq, replayed.last_t))

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 from engine.table.core import TableCore, TableSettings
 from pi_app.service.clock_source import VirtualClock
+from pi_app.service.journal import Journal
 from pi_app.service.wiring import build_service
 from pi_app.sim.policy import next_step, step_event
 
@@ -31,5 +34,56 @@ def test_a_restart_replays_each_record_once_and_rebuilds_the_same_table(tmp_path
         assert again.recovered is not None and again.recovered.replayed >= 120
         assert len(applied) == again.recovered.replayed  # once, not once per check
         assert again.loop.core.snapshot() == live
+    finally:
+        again.close()
+
+
+def _journal_of_play(tmp_path, events: int):
+    path = tmp_path / "j.db"
+    settings = TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"}, seed=4)
+    svc = build_service(None, journal_path=path, core_factory=lambda: TableCore.new(settings),
+                        clock=VirtualClock(), snapshot_every=10**6)
+    for _ in range(events):
+        svc.loop.handle(step_event(next_step(svc.loop.core, seed=4), svc.loop.core))
+    live = svc.loop.core.snapshot()
+    svc.journal.close()
+    return path, live
+
+
+def test_a_restart_reads_the_journal_once_when_it_ends_as_the_checks_found_it(
+        tmp_path, monkeypatch):
+    """The writable journal ends with the record (and chained checksum) the read-only checks
+    verified a moment before under the same lock: it is not read and verified again."""
+    path, live = _journal_of_play(tmp_path, 60)
+    scans: list[bool] = []
+    real_scan = Journal.scan
+    monkeypatch.setattr(Journal, "scan",
+                        lambda self: scans.append(self.readonly) or real_scan(self))
+    again = build_service(None, journal_path=path, clock=VirtualClock())
+    try:
+        assert scans == [True]
+        assert again.loop.core.snapshot() == live
+        assert again.journal.last_seq == again.recovered.last_seq >= 60
+    finally:
+        again.close()
+
+
+def test_a_journal_with_a_torn_last_record_is_read_again_to_drop_it(tmp_path, monkeypatch):
+    path, _ = _journal_of_play(tmp_path, 60)
+    con = sqlite3.connect(path)
+    last = con.execute("SELECT max(seq) FROM events").fetchone()[0]
+    # a record past the high-water mark whose write was cut short: its checksum fails
+    con.execute("INSERT INTO events SELECT seq + 1, t, data, 'cut short' FROM events "
+                "WHERE seq = ?", (last,))
+    con.commit()
+    con.close()
+    scans: list[bool] = []
+    real_scan = Journal.scan
+    monkeypatch.setattr(Journal, "scan",
+                        lambda self: scans.append(self.readonly) or real_scan(self))
+    again = build_service(None, journal_path=path, clock=VirtualClock())
+    try:
+        assert scans == [True, False]  # the writable journal drops the torn record
+        assert again.recovered.torn is not None and again.journal.last_seq == last
     finally:
         again.close()
