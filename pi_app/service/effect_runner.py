@@ -106,7 +106,11 @@ class EffectRunner:
 
     def run(self, effects: Iterable[Effect], *, replay: bool = False) -> None:
         """Carry out ``effects`` in order.  With ``replay`` only hand histories are
-        (re)written; sounds, shoe commands, notices and logs are skipped."""
+        (re)written (:meth:`rewrite_histories`); sounds, shoe commands, notices and logs
+        are skipped."""
+        if replay:
+            self.rewrite_histories([e for e in effects if isinstance(e, HandHistory)])
+            return
         for effect in effects:
             if isinstance(effect, HandHistory):
                 self.write_history(effect, replay=replay)
@@ -117,6 +121,40 @@ class EffectRunner:
                 self._dispatch(effect)
             except Exception:  # noqa: BLE001 - a device failure never stops the loop
                 log.exception("effect %s failed", type(effect).__name__)
+
+    def rewrite_histories(self, histories: list[HandHistory]) -> None:
+        """Write again the hand histories of a replay whose file is missing or differs
+        (a hand that ended just before a power cut, a damaged file).
+
+        A private history's text is at hand (the history digest is made from it): its
+        file is compared with it.  A public history's text is made only when it must be:
+        for the last hand, when its file is missing, or when the same hand's private file
+        was not found intact.  Otherwise its file is taken as it is when it has the
+        private text's length and is not the private text itself: the public text hides
+        each hole card not shown behind ``??``, two characters for a card's two, so a
+        truncated or overwritten file, or one showing every hand, has its text made and
+        compared (the public text of a hand whose every card was shown is the private
+        one).  A file of the right length damaged in place is not noticed."""
+        intact: dict[int, str] = {}  # hand -> its private text, found on disk as it is
+        last = max((h.hand_number for h in histories), default=None)
+        for effect in histories:
+            path = self.history_path(effect)
+            if path is None:
+                continue
+            try:
+                on_disk: str | None = path.read_text()
+            except (OSError, UnicodeDecodeError):
+                on_disk = None
+            private = intact.get(effect.hand_number)
+            if effect.private and on_disk == effect.phh:
+                intact[effect.hand_number] = on_disk
+                continue
+            if not effect.private and on_disk is not None and private is not None \
+                    and effect.hand_number != last and len(on_disk) == len(private) \
+                    and on_disk != private:
+                continue
+            if on_disk != effect.phh:
+                self.write_history(effect)
 
     def _dispatch(self, effect: Effect) -> None:
         if isinstance(effect, Alert):
