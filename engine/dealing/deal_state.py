@@ -73,11 +73,14 @@ class DealState:
         new.seen = dict(self.seen)
         new.due = self.due[:]
         new.plans = {k: v[:] for k, v in self.plans.items()}
-        new.hole_buf = {k: v[:] for k, v in self.hole_buf.items()}
         new.street_actions = dict(self.street_actions)
         new.exposed = self.exposed[:]
-        new.replacing = {k: [x[:] for x in v] for k, v in self.replacing.items()}
-        new.held = [dict(x) for x in self.held]
+        # mostly empty (no hole card held back, none replaced, no action pressed early):
+        # an empty one is copied without a comprehension (a copy per player action)
+        new.hole_buf = {k: v[:] for k, v in self.hole_buf.items()} if self.hole_buf else {}
+        new.replacing = {k: [x[:] for x in v] for k, v in self.replacing.items()} \
+            if self.replacing else {}
+        new.held = [dict(x) for x in self.held] if self.held else []
         return new
 
     def to_dict(self) -> dict[str, Any]:

@@ -561,11 +561,17 @@ class TableCore:
         apply_level_length(self)
 
 
+#: the hot inputs, verified before they change anything (the exact types, not subclasses)
+_NEVER_GUARDED = frozenset({SeatButton, CardDrawn, PlayerAction, ClockTick})
+
+
 def _guarded(event: Event, core: TableCore) -> bool:
     """The rare inputs that change the tournament in several steps (see
     :mod:`engine.table.atomic`): NEXT HAND starting a hand, PAUSE/RESUME, the operator's
     and the venue's commands, and the console's commands that change the tournament in
     several steps (:func:`engine.table.console.needs_guard`)."""
+    if type(event) in _NEVER_GUARDED:  # nearly every event: no test below can hold
+        return False
     if isinstance(event, (DealerCommand, VenueCommand)):
         return True
     if isinstance(event, ConsoleCommand):
