@@ -50,15 +50,21 @@ def _journal_of_play(tmp_path, events: int):
     return path, live
 
 
+def _count_scans(monkeypatch) -> list[bool]:
+    """Each journal scan from now on, by whether its journal was read-only."""
+    scans: list[bool] = []
+    real_scan = Journal.scan
+    monkeypatch.setattr(Journal, "scan",
+                        lambda self: scans.append(self.readonly) or real_scan(self))
+    return scans
+
+
 def test_a_restart_reads_the_journal_once_when_it_ends_as_the_checks_found_it(
         tmp_path, monkeypatch):
     """The writable journal ends with the record (and chained checksum) the read-only checks
     verified a moment before under the same lock: it is not read and verified again."""
     path, live = _journal_of_play(tmp_path, 60)
-    scans: list[bool] = []
-    real_scan = Journal.scan
-    monkeypatch.setattr(Journal, "scan",
-                        lambda self: scans.append(self.readonly) or real_scan(self))
+    scans = _count_scans(monkeypatch)
     again = build_service(None, journal_path=path, clock=VirtualClock())
     try:
         assert scans == [True]
@@ -77,10 +83,7 @@ def test_a_journal_with_a_torn_last_record_is_read_again_to_drop_it(tmp_path, mo
                 "WHERE seq = ?", (last,))
     con.commit()
     con.close()
-    scans: list[bool] = []
-    real_scan = Journal.scan
-    monkeypatch.setattr(Journal, "scan",
-                        lambda self: scans.append(self.readonly) or real_scan(self))
+    scans = _count_scans(monkeypatch)
     again = build_service(None, journal_path=path, clock=VirtualClock())
     try:
         assert scans == [True, False]  # the writable journal drops the torn record
