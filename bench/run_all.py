@@ -16,7 +16,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 #: the form ``make bench`` runs (about 10 minutes on CI's machine size)
 SHORT = [
-    ("bench_engine.py", ["--short"]),
+    ("bench_engine.py", ["--short", "--players", "6", "2"]),
     ("bench_clock.py", []),
     ("bench_dealing.py", ["--hands", "500"]),
     ("bench_shoe.py", []),
@@ -34,7 +34,7 @@ SHORT = [
 ]
 #: each bench once in a tiny size (tests/test_benches.py)
 TINY = {
-    "bench_engine.py": ["--hands", "5", "--evals", "200"],
+    "bench_engine.py": ["--hands", "5", "--evals", "200", "--players", "2"],
     "bench_clock.py": ["--calls", "50", "--hands", "5"],
     "bench_dealing.py": ["--hands", "5"],
     "bench_shoe.py": ["--frames", "200", "--cards", "50"],
