@@ -142,20 +142,13 @@ class Tournament:
         return sorted((e for e in self.entrants if e.active and e.seat is not None
                        and e.round == self.round), key=lambda e: e.seat or 0)
 
-    def _by_seat(self, seat: int) -> Entrant:
-        for e in self.active():
-            if e.seat == seat:
+    def _by_seat(self, seat: int, seated: Mapping[int | None, Entrant] | None = None) -> Entrant:
+        """The player in ``seat``; ``seated``: the :meth:`active` players by seat, made once
+        by a caller that looks up several."""
+        for e in self.active() if seated is None else [seated.get(seat)]:
+            if e is not None and e.seat == seat:
                 return e
         raise InvalidInputError(f"no player in seat {seat}")
-
-    @staticmethod
-    def _seated(seated: Mapping[int | None, Entrant], seat: int) -> Entrant:
-        """The player in ``seat`` of ``seated`` (seat -> :meth:`active` player); raises
-        InvalidInputError as :meth:`_by_seat` does."""
-        e = seated.get(seat)
-        if e is None:
-            raise InvalidInputError(f"no player in seat {seat}")
-        return e
 
     def stacks(self) -> dict[int, int]:
         """seat -> chips of the players still in."""
@@ -379,13 +372,13 @@ class Tournament:
             self.hand_seconds_total += max(0.0, now - self.hand_started_at)
         seated = {e.seat: e for e in reversed(self.active())}  # as _by_seat, sorted once
         for seat, chips in stacks.items():
-            self._seated(seated, seat).chips = chips
+            self._by_seat(seat, seated).chips = chips
         busted = sorted((s for s, c in stacks.items() if c == 0), key=lambda s: (before[s], s))
         if busted:
             gains = {s: stacks[s] - before[s] for s in stacks}
             winner = max(gains, key=lambda s: (gains[s], -s))
             for chips in sorted({before[s] for s in busted}):
-                tied = [self._seated(seated, s) for s in busted if before[s] == chips]
+                tied = [self._by_seat(s, seated) for s in busted if before[s] == chips]
                 out += self._eliminate_tied(now, tied, self._by_seat(winner))
         if (self.bonus_hand is not None and self.wheel_spun_at is None
                 and self.clock.hand_count >= self.bonus_hand and not self.finished):
