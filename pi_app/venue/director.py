@@ -39,6 +39,7 @@ from pi_app.venue import messages
 from pi_app.venue.broker import ROOT
 from pi_app.venue.config import VenueConfig, read_password
 from pi_app.venue.director_journal import DirectorJournal
+from pi_app.venue.held import HeldOrders
 from pi_app.venue.link import LinkStatus
 from pi_app.venue.node import (
     CLOCK_TOPIC,
@@ -103,10 +104,13 @@ class Director:
         setup = VenueSetup(tuple(venue.seats), venue.break_order, venue.max_difference,
                            levels)
         self.state, orders = start(setup, begun["players"], begun["chips"], begun["seed"])
+        self.held = HeldOrders(self.users)
+        self.origins: dict[str, int] = {}  # player -> the table a move came from
         for table, seq, kind, args in self.journal.reports():
+            self._note_origins()
             self.state, more = step(self.state, table, seq, kind, args)
             orders += more
-        self.published = self.journal.count() + 1
+        self.published = self.journal.count() + len(self.journal.presences()) + 1
         self.clock_sent: tuple[int, int] | None = None
         marks = {(self.users[n], report_topic(n)): t.report_mark
                  for n, t in self.state.tables.items() if t.report_mark}
@@ -150,13 +154,28 @@ class Director:
     def handle(self, event: Any) -> None:
         """Apply one event of the node's queue."""
         if isinstance(event, Presence):
-            self.online[event.username] = event.online
-            if event.online:
-                log.info("venue: %s is online", event.username)
+            self._presence(event)
         elif isinstance(event, LinkStatus):
             self._link_status(event)
         elif isinstance(event, Delivered):
             self._report(event)
+
+    def _presence(self, p: Presence) -> None:
+        """A table's presence: journaled when it changes, then its held commands go (back
+        online) or the next ones wait (offline); the state shows them pending."""
+        self.online[p.username] = p.online
+        log.info("venue: %s is %s", p.username, "online" if p.online else "offline")
+        if not self.held.changes(p.username, p.online):
+            return
+        self.journal.presence(p.username, p.online)
+        released = self.held.presence(p.username, p.online)
+        for o in released:
+            self.node.send(command_topic(o.table), o.seq, order_message(o), o.for_hand)
+        if not p.online:
+            log.warning("venue: %s is offline: its commands are held until it is back",
+                        p.username)
+        self.published += 1
+        self._publish()
 
     def _link_status(self, status: LinkStatus) -> None:
         """One WARNING line (stderr under the command) when the director cannot log in to
@@ -177,6 +196,7 @@ class Director:
         kind, args = d.envelope.kind, body_args(d.envelope.body)
         if kind not in REPORT_KINDS:
             return
+        self._note_origins()
         try:
             new, orders = step(self.state, table, d.envelope.seq, kind, args)
         except VenueStateError as exc:
@@ -192,8 +212,12 @@ class Director:
         self._publish()
 
     # ------------------------------------------------------------------ out
+    def _note_origins(self) -> None:
+        """Remember where each player in transit comes from (a held seat shows it)."""
+        self.origins.update((p, m.from_table) for p, m in self.state.transit.items())
+
     def _send(self, orders: list[Order]) -> None:
-        for o in orders:
+        for o in self.held.route(orders, self.origins):
             self.node.send(command_topic(o.table), o.seq, order_message(o), o.for_hand)
 
     def _publish(self, force: bool = False) -> int:
@@ -205,7 +229,7 @@ class Director:
             self.node.send(CLOCK_TOPIC, self.published,
                            messages.Clock(index, s.phase != "over", clock[1]))
             self.clock_sent = clock
-        return self.node.send(STATE_TOPIC, self.published, public_state(s))
+        return self.node.send(STATE_TOPIC, self.published, public_state(s, self.held.pending()))
 
     def _write_result(self, result: dict[str, Any]) -> None:
         path = self.state_dir / "result.json"
@@ -214,15 +238,19 @@ class Director:
         os.replace(tmp, path)
 
 
-def public_state(s: VenueState) -> messages.VenueState:
-    """The retained ``venue_state`` of the director's state (names, tables, seats only)."""
-    moving = set(s.transit)
+def public_state(s: VenueState, held: list[tuple[str, int, int]] | None = None
+                 ) -> messages.VenueState:
+    """The retained ``venue_state`` of the director's state (names, tables, seats only);
+    ``held``: (player, from table, to table) of each seat held for an offline table,
+    shown pending with the moves in transit."""
+    moving = set(s.transit) | {p for p, _f, _t in held or ()}
     seated = tuple((p, t, seat) for p, (t, seat) in sorted(s.seating.seated().items())
                    if p not in moving)
     broken = tuple(n for n in s.seating.break_order
                    if s.seating.table(n).status == "broken")
+    pending = sorted(set(s.pending()) | set(held or ()))
     return messages.VenueState(
-        s.round, seated, tuple(s.pending()),
+        s.round, seated, tuple(pending),
         tuple(sorted(s.places.items(), key=lambda kv: (kv[1], kv[0]))),
         tuple((n, t.report_mark) for n, t in sorted(s.tables.items())), broken,
         s.seating.final_table or 0, s.phase == "over")

@@ -1,7 +1,9 @@
 """The director's journal: one SQLite file in ``[director] state_directory``.
 
 It holds the start (players, seed, starting chips, levels) and, in order, every table
-report the director applied, with its (table, seq), written before the report is applied.
+report the director applied, with its (table, seq), written before the report is applied,
+and every change of a table's presence (online, offline), written before the director
+holds or releases that table's commands.
 The director's state is a pure function of these rows (:mod:`engine.tournament.venue`):
 a restart replays them, which gives back the same state and the same commands with the
 same ``seq``, so the commands a table has not answered are sent again and nothing twice.
@@ -50,6 +52,8 @@ class DirectorJournal:
         self.db.execute("CREATE TABLE IF NOT EXISTS reports (id INTEGER PRIMARY KEY, "
                         "table_no INTEGER NOT NULL, seq INTEGER NOT NULL, "
                         "kind TEXT NOT NULL, args TEXT NOT NULL, UNIQUE (table_no, seq))")
+        self.db.execute("CREATE TABLE IF NOT EXISTS presence (id INTEGER PRIMARY KEY, "
+                        "username TEXT NOT NULL, online INTEGER NOT NULL)")
         for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             if part.exists():
                 os.chmod(part, 0o600)
@@ -91,6 +95,17 @@ class DirectorJournal:
         for table, seq, kind, args in self.db.execute(
                 "SELECT table_no, seq, kind, args FROM reports ORDER BY id"):
             yield int(table), int(seq), str(kind), tuples(json.loads(args))
+
+    def presence(self, username: str, online: bool) -> None:
+        """Journal a change of a table's presence (before it is applied: the commands held
+        for an offline table, :mod:`pi_app.venue.held`)."""
+        self.db.execute("INSERT INTO presence (username, online) VALUES (?, ?)",
+                        (username, int(online)))
+
+    def presences(self) -> list[tuple[str, bool]]:
+        """Every change of presence journaled, in order: (user name, online)."""
+        return [(str(u), bool(o)) for u, o in
+                self.db.execute("SELECT username, online FROM presence ORDER BY id")]
 
     def count(self) -> int:
         """Reports journaled."""
