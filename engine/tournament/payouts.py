@@ -17,12 +17,15 @@ rule (the remainder is never more than one unit per paid place).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import TypeVar
 
 from engine.errors import InvalidInputError
 from engine.tournament.exact import exact_decimal
+
+K = TypeVar("K", bound=Hashable)
 
 
 class PayoutError(InvalidInputError):
@@ -63,3 +66,24 @@ def split_pool(pool: int, percentages: Sequence[float | int | str | Decimal | Fr
     if amounts:
         amounts[0] += pool - sum(amounts)
     return amounts
+
+
+def share_places(table: Mapping[int, int], groups: Mapping[int, Sequence[K]]) -> dict[K, int]:
+    """Prizes of placed players: ``table`` (place -> amount, from :func:`split_pool`),
+    ``groups`` (place -> the players finishing there, tied players together, in the
+    order the remainder goes).  Players tied for a place (out in the same hand with the
+    same chips at its start, TDA) share the prizes of the places they cover equally; the
+    remainder of that share goes one unit each, in the order given (the stated rule).
+
+    >>> share_places({1: 50, 2: 30, 3: 20}, {1: ["Ann"], 2: ["Bo", "Cy"]})
+    {'Ann': 50, 'Bo': 25, 'Cy': 25}
+    >>> share_places({1: 60, 2: 25}, {1: ["Ann"], 2: ["Bo", "Cy"]})
+    {'Ann': 60, 'Bo': 13, 'Cy': 12}
+    """
+    out: dict[K, int] = {}
+    for place, players in groups.items():
+        total = sum(table.get(p, 0) for p in range(place, place + len(players)))
+        share, rest = divmod(total, len(players))
+        for i, player in enumerate(players):
+            out[player] = share + (1 if i < rest else 0)
+    return out

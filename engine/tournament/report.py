@@ -11,7 +11,7 @@ from typing import Protocol
 
 from engine.tournament.clock import Clock
 from engine.tournament.entrant import Entrant
-from engine.tournament.payouts import split_pool
+from engine.tournament.payouts import share_places, split_pool
 from engine.tournament.points import POINT_UNIT, bonus_points, place_points, share_equally
 from engine.tournament.structure import Level, Structure
 from engine.views import ClockView, WheelView
@@ -121,18 +121,13 @@ def prizes(t: TournamentReading) -> dict[int, int]:
     Entrants tied for a place (out in the same hand with the same chips at its start, TDA)
     share the prizes of the places they cover equally; the remainder of that share goes one
     unit each to the tied entrants in seat-number order (the stated rule)."""
-    table = dict(t.payouts())
     groups: dict[int, list[Entrant]] = {}
     for place, e in t.standings():
         if place is not None:
             groups.setdefault(place, []).append(e)
-    out: dict[int, int] = {}
-    for place, es in groups.items():
-        total = sum(table.get(p, 0) for p in range(place, place + len(es)))
-        share, rest = divmod(total, len(es))
-        for i, e in enumerate(sorted(es, key=lambda x: x.seat or 0)):
-            out[e.entry_id] = share + (1 if i < rest else 0)
-    return out
+    ordered = {place: [e.entry_id for e in sorted(es, key=lambda x: x.seat or 0)]
+               for place, es in groups.items()}
+    return share_places(dict(t.payouts()), ordered)
 
 
 def league_points(t: TournamentReading) -> dict[int, Decimal]:

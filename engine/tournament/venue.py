@@ -40,10 +40,18 @@ from typing import Any
 
 from engine.errors import InvalidInputError
 from engine.tournament import breaking
-from engine.tournament.seating import Move, VenueSeating, draw_seats, new_venue
+from engine.tournament.seating import (
+    Move,
+    SeatingError,
+    VenueSeating,
+    check_player,
+    draw_seats,
+    late_entry,
+    new_venue,
+)
 from engine.tournament.venue_clock import LevelSpec, VenueClock, rank_busts
 
-__all__ = ["Order", "VenueSetup", "VenueState", "VenueStateError", "start", "step"]
+__all__ = ["Order", "VenueSetup", "VenueState", "VenueStateError", "enter", "start", "step"]
 
 
 class VenueStateError(InvalidInputError):
@@ -130,6 +138,7 @@ class VenueState:
     moves: int = 0
     tables_broken: int = 0
     history: str = hashlib.sha256(b"").hexdigest()
+    entering: list[tuple[str, int]] = field(default_factory=list)  # late entries, chips
 
     # ------------------------------------------------------------------ reading
     def remaining(self) -> int:
@@ -161,7 +170,7 @@ class VenueState:
                        chips=dict(self.chips), clock=replace(self.clock),
                        transit=dict(self.transit), places=dict(self.places),
                        awaiting={n: set(w) for n, w in self.awaiting.items()},
-                       breaks=dict(self.breaks))
+                       breaks=dict(self.breaks), entering=list(self.entering))
 
     # ------------------------------------------------------------------ writing
     def order(self, table: int, kind: str, *args: Any, awaited: bool = True) -> Order:
@@ -420,6 +429,60 @@ def _seat_transit(s: VenueState) -> list[Order]:
         orders.append(s.order(m.to_table, "seat", player, m.to_seat, s.chips[player],
                               m.reason))
     s.transit.clear()
+    return orders + _seat_entries(s)
+
+
+def enter(state: VenueState, player: str, chips: int) -> VenueState:
+    """A late entry (TDA 7) of ``player`` with ``chips`` (the starting stack less the
+    late deduction of the level being played, decided by the caller): taken now, seated at
+    the venue's next boundary, when the moves are, into an open seat of a table with the
+    fewest players (:func:`engine.tournament.seating.late_entry`).  The state given is
+    left as it was.
+
+    Raises:
+        engine.text.UnsafeTextError: an unsafe name (control or bidi characters, too long).
+        SeatingError: the name is already entered, waiting, or out.
+        VenueStateError: the tournament is over, the final table drawn, no seat left, or
+            ``chips`` not a whole number above 0.
+    """
+    name = check_player(state.seating, player)
+    if name in state.places or any(name == p for p, _c in state.entering):
+        raise SeatingError(f"player {name!r} is already entered")
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+        raise VenueStateError(f"a late entry's chips must be a whole number > 0, got "
+                              f"{chips!r}")
+    if state.phase == "over":
+        raise VenueStateError("the tournament is over: no late entry")
+    if state.seating.final_table is not None:
+        raise VenueStateError("the final table has been drawn: no more entries")
+    room = sum(t.seats - t.count for t in state.seating.tables if t.status != "broken")
+    if room <= len(state.entering):
+        raise VenueStateError("no seat is left in the venue")
+    new = state.clone()
+    new.entering.append((name, chips))
+    return new
+
+
+def _seat_entries(s: VenueState) -> list[Order]:
+    """The late entries taken since the last boundary, each drawn into a seat (in the
+    order they came); one that no longer fits (the final table drawn in that boundary)
+    is left out, bought in for nothing, and the history says so."""
+    orders: list[Order] = []
+    record = []
+    for player, chips in s.entering:
+        try:
+            s.seating, moves = late_entry(s.seating, player, s.rng)
+        except SeatingError as exc:
+            record.append([player, 0, 0, str(exc)])
+            continue
+        for m in moves:
+            orders.append(s.order(m.to_table, "seat", player, m.to_seat, chips, "late_entry"))
+            record.append([player, m.to_table, m.to_seat, chips])
+        s.chips[player] = chips
+        s.bought_in += chips
+    if record:
+        s.digest(["entries", record])
+    s.entering.clear()
     return orders
 
 

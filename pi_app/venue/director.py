@@ -31,14 +31,23 @@ from engine.tournament.venue import (
     VenueSetup,
     VenueState,
     VenueStateError,
+    enter,
     start,
     step,
 )
 from engine.tournament.venue_clock import LevelSpec
+from engine.tournament.venue_prizes import (
+    check_entry_name,
+    late_entry_chips,
+    payouts,
+    prize_pool,
+    results,
+)
 from pi_app.venue import messages
 from pi_app.venue.broker import ROOT
 from pi_app.venue.config import VenueConfig, read_password
 from pi_app.venue.director_journal import DirectorJournal
+from pi_app.venue.entry import Entry
 from pi_app.venue.held import HeldOrders
 from pi_app.venue.link import LinkStatus
 from pi_app.venue.node import (
@@ -53,6 +62,7 @@ from pi_app.venue.node import (
 
 log = logging.getLogger(__name__)
 
+ENTRY_ROW = -1  #: the journal's table number of a late entry (seq: the entries' count)
 REPORT_KINDS = ("hand_started", "hand_finished", "moved", "applied", "refused", "resumed")
 FINAL_WAIT = 5.0  #: seconds to let the broker take the last state before exiting
 
@@ -106,10 +116,15 @@ class Director:
         self.state, orders = start(setup, begun["players"], begun["chips"], begun["seed"])
         self.held = HeldOrders(self.users)
         self.origins: dict[str, int] = {}  # player -> the table a move came from
+        self.structure = load_structure(venue.structure)
         for table, seq, kind, args in self.journal.reports():
+            if table == ENTRY_ROW:  # a late entry, taken between two reports
+                self.state = enter(self.state, *args)
+                continue
             self._note_origins()
             self.state, more = step(self.state, table, seq, kind, args)
             orders += more
+        self.entries = sum(1 for row in self.journal.reports() if row[0] == ENTRY_ROW)
         self.published = self.journal.count() + len(self.journal.presences()) + 1
         self.clock_sent: tuple[int, int] | None = None
         marks = {(self.users[n], report_topic(n)): t.report_mark
@@ -144,6 +159,7 @@ class Director:
                 if event is not None:
                     self.handle(event)
             result = self.state.result()
+            self._write_json("prizes.json", self.prizes())
             self._write_result(result)
             self.node.link.wait_acknowledged(self._publish(force=True), FINAL_WAIT)
             return result
@@ -155,10 +171,48 @@ class Director:
         """Apply one event of the node's queue."""
         if isinstance(event, Presence):
             self._presence(event)
+        elif isinstance(event, Entry):
+            event.answer(self.enter, event.name)
         elif isinstance(event, LinkStatus):
             self._link_status(event)
         elif isinstance(event, Delivered):
             self._report(event)
+
+    # ------------------------------------------------------------------ entries, prizes
+    def entered(self) -> list[str]:
+        """Every player entered: in, out, or entering at the next boundary."""
+        s = self.state
+        return sorted([*s.chips, *s.places, *(p for p, _c in s.entering)])
+
+    def enter(self, name: str) -> tuple[str, int]:
+        """A late entry of ``name`` (TDA 7), with the starting stack less the late
+        deduction of the level being played: journaled, then taken; seated at the next
+        boundary into a table with the fewest players.  Returns (name, chips).
+
+        Raises:
+            engine.text.UnsafeTextError, EntryError, SeatingError, VenueStateError: a bad
+                or taken name, registration closed, the final table drawn, no seat left
+                (nothing journaled, nothing changed).
+        """
+        name = check_entry_name(name, self.entered())
+        chips = late_entry_chips(self.structure, self.state.clock.level_args()[0])
+        new = enter(self.state, name, chips)
+        self.entries += 1
+        self.journal.append(ENTRY_ROW, self.entries, "enter", (name, chips))
+        self.state = new
+        self.published += 1
+        self._publish()
+        return name, chips
+
+    def prizes(self) -> dict[str, Any]:
+        """The prize pool, the payout table and the results so far (place, player, prize),
+        in whole currency units, by the structure's payout rules
+        (:mod:`engine.tournament.venue_prizes`)."""
+        s = self.state
+        entries = len(set(s.chips) | set(s.places))  # the winner is in both at the end
+        return {"prize_pool": prize_pool(self.structure, entries),
+                "payouts": [list(p) for p in payouts(self.structure, entries)],
+                "results": [list(r) for r in results(self.structure, entries, s.places)]}
 
     def _presence(self, p: Presence) -> None:
         """A table's presence: journaled when it changes, then its held commands go (back
@@ -232,9 +286,12 @@ class Director:
         return self.node.send(STATE_TOPIC, self.published, public_state(s, self.held.pending()))
 
     def _write_result(self, result: dict[str, Any]) -> None:
-        path = self.state_dir / "result.json"
+        self._write_json("result.json", result)
+
+    def _write_json(self, name: str, value: dict[str, Any]) -> None:
+        path = self.state_dir / name
         tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(result, separators=(",", ":")) + "\n")
+        tmp.write_text(json.dumps(value, separators=(",", ":")) + "\n")
         os.replace(tmp, path)
 
 

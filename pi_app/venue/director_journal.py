@@ -2,8 +2,9 @@
 
 It holds the start (players, seed, starting chips, levels) and, in order, every table
 report the director applied, with its (table, seq), written before the report is applied,
-and every change of a table's presence (online, offline), written before the director
-holds or releases that table's commands.
+every change of a table's presence (online, offline), written before the director
+holds or releases that table's commands, and the players registered before the start
+(:mod:`pi_app.venue.desk`), each before it is taken.
 The director's state is a pure function of these rows (:mod:`engine.tournament.venue`):
 a restart replays them, which gives back the same state and the same commands with the
 same ``seq``, so the commands a table has not answered are sent again and nothing twice.
@@ -54,6 +55,8 @@ class DirectorJournal:
                         "kind TEXT NOT NULL, args TEXT NOT NULL, UNIQUE (table_no, seq))")
         self.db.execute("CREATE TABLE IF NOT EXISTS presence (id INTEGER PRIMARY KEY, "
                         "username TEXT NOT NULL, online INTEGER NOT NULL)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS registrations (id INTEGER PRIMARY KEY, "
+                        "name TEXT NOT NULL UNIQUE)")
         for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
             if part.exists():
                 os.chmod(part, 0o600)
@@ -95,6 +98,19 @@ class DirectorJournal:
         for table, seq, kind, args in self.db.execute(
                 "SELECT table_no, seq, kind, args FROM reports ORDER BY id"):
             yield int(table), int(seq), str(kind), tuples(json.loads(args))
+
+    def register(self, name: str) -> None:
+        """Journal the registration of ``name`` before the start (checked by the caller)."""
+        self.db.execute("INSERT INTO registrations (name) VALUES (?)", (name,))
+
+    def registered(self) -> list[str]:
+        """The players registered before the start, in the order they came."""
+        return [str(n) for (n,) in
+                self.db.execute("SELECT name FROM registrations ORDER BY id")]
+
+    def started(self) -> bool:
+        """Whether the night has started (the opening draw is journaled)."""
+        return self._meta("start") is not None
 
     def presence(self, username: str, online: bool) -> None:
         """Journal a change of a table's presence (before it is applied: the commands held
