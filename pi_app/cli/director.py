@@ -8,8 +8,9 @@ winner is known, prints the result as its last line on stdout, one JSON object::
      "history_sha256": str}
 
 and writes it to ``result.json`` in ``[director] state_directory`` (or ``--state-dir``).
-Run again after a crash, it resumes from its journal there.  Registration through the
-console is not built yet: ``--sim-players N`` enters ``P01``..``PNN``.  A bad venue file,
+Run again after a crash, it resumes from its journal there.  The players register on the
+venue's console (``--console HOST:PORT``: :mod:`pi_app.console.venue`) until a director
+starts the night there; ``--sim-players N`` enters ``P01``..``PNN`` and starts at once.  A bad venue file,
 a missing password file or a journal of another night: one line on stderr, exit 2.
 """
 
@@ -21,6 +22,7 @@ import logging
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine.errors import InvalidInputError
 from pi_app.venue.config import MAX_SEATS, MAX_TABLES, load_venue
@@ -47,24 +49,98 @@ def _director(args: argparse.Namespace) -> int:
     from pi_app.venue.director import Director
 
     venue = load_venue(args.config)
-    if args.sim_players is None:
-        raise InvalidInputError("registration through the console is not built yet: give "
-                                "--sim-players N")
     room = sum(venue.seats)
-    if not 2 <= args.sim_players <= min(room, MAX_TABLES * MAX_SEATS):
+    if args.sim_players is not None and not 2 <= args.sim_players <= min(
+            room, MAX_TABLES * MAX_SEATS):
         raise InvalidInputError(f"--sim-players must be 2..{room} (the venue's seats), got "
                                 f"{args.sim_players}")
     logging.basicConfig(level=logging.WARNING, format="director: %(levelname)s %(message)s")
     state_dir = Path(args.state_dir) if args.state_dir else venue.state_directory
     seed = venue.seed if args.seed is None else args.seed
-    director = Director(venue, sim_players(args.sim_players), seed, state_dir)
+    journal = state_dir / "director.sqlite3"
+    if args.sim_players is None and args.console is None and not journal.exists():
+        raise InvalidInputError("register the players on the venue's console (--console "
+                                "HOST:PORT), or give --sim-players N")
+    console = _console(args.console, state_dir) if args.console else None
     try:
+        players = _players(args, venue, journal, console)
+        director = Director(venue, players, seed, state_dir)
+        if console is not None:
+            _hand_over(console, director)
         result = director.run(timeout=args.timeout)
     except TimeoutError as exc:
         print(f"pokertable: director: {exc}", file=sys.stderr)
         return 1
+    finally:
+        if console is not None:
+            console.stop()
     print(json.dumps(result, separators=(", ", ": ")), flush=True)
     return 0
+
+
+def _console(listen: str, state_dir: Path) -> Any:
+    """The venue's console on ``listen``, started; its pairing code on stderr."""
+    from pi_app.console.venue import VenueConsole
+    from pi_app.service.unit_network import split_host_port
+
+    host, port = split_host_port(listen, "--console")
+    console = VenueConsole(host=host or "127.0.0.1", port=port, state_dir=state_dir,
+                           submit=lambda _request: None)
+    console.start()
+    code = console.gate.pairing.current()
+    print(f"director: the venue's console: {console.pairing_url(code or '')}", file=sys.stderr,
+          flush=True)
+    return console
+
+
+def _players(args: argparse.Namespace, venue: Any, journal: Path, console: Any) -> list[str]:
+    """The players of the opening draw: ``--sim-players``, the journaled start of a night
+    already begun, or those registered on the console until a director starts it."""
+    from engine.tournament.structure_file import load_structure
+    from pi_app.console.venue_state import registration_document
+    from pi_app.venue.desk import Desk
+    from pi_app.venue.director_journal import DirectorJournal
+
+    if args.sim_players is not None:
+        return sim_players(args.sim_players)
+    j = DirectorJournal(journal)
+    try:
+        begun = j.start_record()
+        if begun is not None:
+            return list(begun["players"])
+        if console is None:
+            raise InvalidInputError("this night has not started: register its players on "
+                                    "the venue's console (--console HOST:PORT)")
+        desk = Desk(j, load_structure(venue.structure), sum(venue.seats))
+        desk.observer = lambda d: console.show(registration_document(d, venue))
+        console.submit = desk.events.put
+        players = desk.run(args.timeout)
+        console.submit = lambda request: None  # until the director takes them
+        console.late = list(_drain(desk.events))
+        return players
+    finally:
+        j.close()
+
+
+def _drain(q: Any) -> Any:
+    import queue
+
+    while True:
+        try:
+            yield q.get_nowait()
+        except queue.Empty:
+            return
+
+
+def _hand_over(console: Any, director: Any) -> None:
+    """From now on the console's requests go to the director (those the desk did not
+    take first), and each of its events pushes the room's document."""
+    from pi_app.console.venue_state import director_document
+
+    director.observer = lambda d: console.show(director_document(d))
+    for request in getattr(console, "late", []):
+        director.events.put(request)
+    console.submit = director.events.put
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -73,6 +149,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--config", required=True, metavar="FILE", help="the venue file")
     p.add_argument("--sim-players", type=int, metavar="N",
                    help="enter the simulated players P01..PNN")
+    p.add_argument("--console", metavar="HOST:PORT",
+                   help="serve the venue's console there: the room, registration, late "
+                        "entries, payouts (its pairing link is printed on stderr)")
     p.add_argument("--seed", type=int, metavar="S",
                    help="the seat draws' seed (default: tournament.seed)")
     p.add_argument("--state-dir", metavar="DIR",

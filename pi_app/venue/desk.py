@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import queue
 import time
+from collections.abc import Callable
 from typing import Any
 
 from engine.tournament.structure import Structure
@@ -40,6 +41,8 @@ class Desk:
         self.seats = seats
         self.players = journal.registered()
         self.events: queue.Queue[Any] = queue.Queue()
+        #: called after each request answered (the venue console's push)
+        self.observer: Callable[[Desk], None] | None = None
 
     def register(self, name: str) -> tuple[str, int]:
         """Register ``name``; returns (name, chips).
@@ -69,6 +72,8 @@ class Desk:
         """Take the requests on :attr:`events` (:class:`Entry`, :class:`Start`) until a
         start is accepted; returns the players (TimeoutError after ``timeout`` seconds)."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        if self.observer is not None:
+            self.observer(self)
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -84,3 +89,5 @@ class Desk:
                 if event.future.exception() is None:
                     log.info("venue: started with %d players", len(self.players))
                     return list(self.players)
+            if self.observer is not None:
+                self.observer(self)

@@ -21,6 +21,7 @@ import logging
 import os
 import queue
 import time
+from collections.abc import Callable
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,7 @@ from engine.tournament.venue import (
 )
 from engine.tournament.venue_clock import LevelSpec
 from engine.tournament.venue_prizes import (
+    EntryError,
     check_entry_name,
     late_entry_chips,
     payouts,
@@ -47,7 +49,7 @@ from pi_app.venue import messages
 from pi_app.venue.broker import ROOT
 from pi_app.venue.config import VenueConfig, read_password
 from pi_app.venue.director_journal import DirectorJournal
-from pi_app.venue.entry import Entry
+from pi_app.venue.entry import Entry, Start
 from pi_app.venue.held import HeldOrders
 from pi_app.venue.link import LinkStatus
 from pi_app.venue.node import (
@@ -138,6 +140,8 @@ class Director:
                               put=self.events.put, marks=marks, ca_file=venue.ca_file)
         self.online: dict[str, bool] = {}
         self.link_down = False  # said on stderr that the broker cannot be reached
+        #: called on the loop's thread after each event (the venue console's push)
+        self.observer: Callable[[Director], None] | None = None
         self._send([o for o in orders if o.seq > self.state.tables[o.table].acked])
         self._publish()
 
@@ -146,6 +150,7 @@ class Director:
         """Play the venue to a winner (or until ``timeout`` seconds pass: TimeoutError);
         returns the result and writes it to ``result.json``."""
         self.node.start()
+        self._observe()
         deadline = None if timeout is None else time.monotonic() + timeout
         try:
             while self.state.phase != "over":
@@ -158,21 +163,30 @@ class Director:
                 self.node.tick(time.monotonic())
                 if event is not None:
                     self.handle(event)
+                    self._observe()
             result = self.state.result()
             self._write_json("prizes.json", self.prizes())
             self._write_result(result)
+            self._observe()
             self.node.link.wait_acknowledged(self._publish(force=True), FINAL_WAIT)
             return result
         finally:
             self.node.close()
             self.journal.close()
 
+    def _observe(self) -> None:
+        if self.observer is not None:
+            self.observer(self)
+
     def handle(self, event: Any) -> None:
-        """Apply one event of the node's queue."""
+        """Apply one event of the node's queue (a table's message, or a console's
+        request: :class:`pi_app.venue.entry.Entry`, a late entry)."""
         if isinstance(event, Presence):
             self._presence(event)
         elif isinstance(event, Entry):
             event.answer(self.enter, event.name)
+        elif isinstance(event, Start):
+            event.answer(_started)
         elif isinstance(event, LinkStatus):
             self._link_status(event)
         elif isinstance(event, Delivered):
@@ -293,6 +307,10 @@ class Director:
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(value, separators=(",", ":")) + "\n")
         os.replace(tmp, path)
+
+
+def _started() -> None:
+    raise EntryError("the tournament has started")
 
 
 def public_state(s: VenueState, held: list[tuple[str, int, int]] | None = None

@@ -108,9 +108,10 @@ class DirectorJournal:
         return [str(n) for (n,) in
                 self.db.execute("SELECT name FROM registrations ORDER BY id")]
 
-    def started(self) -> bool:
-        """Whether the night has started (the opening draw is journaled)."""
-        return self._meta("start") is not None
+    def start_record(self) -> dict[str, Any] | None:
+        """The night's start (players, seed, ...) once the opening draw is journaled."""
+        held = self._meta("start")
+        return None if held is None else dict(json.loads(held))
 
     def presence(self, username: str, online: bool) -> None:
         """Journal a change of a table's presence (before it is applied: the commands held

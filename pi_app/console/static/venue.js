@@ -1,0 +1,98 @@
+/* The venue's console: the whole room (or one table at /table/N) as the director pushes
+   it, and, with a director's token, registration, late entries and the start.  Every
+   name goes in through textContent only (PT.el). */
+"use strict";
+
+(() => {
+  const {el, fill, setText, chips, clock, ordinal} = PT;
+  const KEY = "pokertable.venue.token";
+  const only = /^\/table\/(\d+)$/.exec(location.pathname);
+  let token = localStorage.getItem(KEY);
+  let link = null;
+
+  function tableCard(t) {
+    const state = t.online === false ? " \u00b7 offline" : "";
+    const held = t.held ? ` \u00b7 ${t.held} held` : "";
+    return el("div", {class: "card", id: `table-${t.number}`},
+      el("h3", {}, `${t.name} \u00b7 ${t.players.length}/${t.seats} \u00b7 ${t.status}${state}${held}`),
+      el("table", {class: "list"}, el("tbody", {},
+        t.players.map((p) => el("tr", {}, el("td", {}, `seat ${p.seat}`), el("td", {}, p.name),
+                                 el("td", {class: "num"}, chips(p.chips)))))));
+  }
+
+  function render(doc) {
+    setText("venue-name", doc.venue);
+    setText("venue-phase", doc.finished ? "finished" : doc.phase);
+    setText("clock-level", `LEVEL ${doc.clock.level + 1}`);
+    setText("clock-time", doc.clock.remaining_ms === null ? "--:--" : clock(doc.clock.remaining_ms / 1000));
+    setText("clock-blinds", PT.blinds(doc.clock.small_blind, doc.clock.big_blind, doc.clock.ante));
+    setText("venue-entries", doc.entries);
+    setText("venue-pool", chips(doc.prize_pool));
+    setText("venue-late", doc.late_entry.open ? chips(doc.late_entry.chips) : "closed");
+    const tables = only ? doc.tables.filter((t) => t.number === Number(only[1])) : doc.tables;
+    setText("tables-title", only ? `Table ${only[1]}` : "Tables");
+    fill("tables", tables.map(tableCard));
+    fill("pending", doc.pending.map((m) => el("tr", {},
+      el("td", {}, m.player), el("td", {}, `table ${m.from} \u2192 table ${m.to}`),
+      el("td", {}, m.held ? "held: table offline" : "moving"))));
+    fill("payouts", doc.payouts.map(([place, amount]) =>
+      el("tr", {}, el("td", {}, ordinal(place)), el("td", {class: "num"}, chips(amount)))));
+    fill("results", doc.results.map(([place, name, prize]) =>
+      el("tr", {}, el("td", {}, ordinal(place)), el("td", {}, name),
+         el("td", {class: "num"}, chips(prize)))));
+    fill("registered", doc.registered.map((n) => el("li", {}, n)));
+    const director = doc.role === "director";
+    document.getElementById("desk").hidden = !director || doc.finished;
+    document.getElementById("login").hidden = director;
+    document.getElementById("start-go").hidden = !(director && doc.console.may_start);
+  }
+
+  async function post(path, body) {
+    const r = await fetch(path, {method: "POST", body: JSON.stringify(body),
+      headers: {"Content-Type": "application/json", "Authorization": `Bearer ${token}`}});
+    let answer = {};
+    try { answer = await r.json(); } catch (e) { answer = {error: `HTTP ${r.status}`}; }
+    return {ok: r.ok, answer};
+  }
+
+  function say(text) { setText("desk-answer", text); }
+
+  async function register() {
+    const name = document.getElementById("register-name").value;
+    const r = await post("/api/venue/register", {name});
+    if (r.ok) {
+      say(`${r.answer.name} entered with ${chips(r.answer.chips)} chips`);
+      document.getElementById("register-name").value = "";
+    } else {
+      say(r.answer.error || "refused");
+    }
+  }
+
+  async function login(text) {
+    if (/^[A-Za-z0-9]{6}$/.test(text)) {
+      const r = await fetch("/api/pair", {method: "POST", body: JSON.stringify({code: text}),
+        headers: {"Content-Type": "application/json"}});
+      const answer = await r.json();
+      if (!r.ok) { say(answer.error || "wrong code"); return; }
+      text = answer.token;
+    }
+    token = text;
+    localStorage.setItem(KEY, token);
+    link.reopen();
+  }
+
+  document.getElementById("register-form").addEventListener("submit", (e) => {
+    e.preventDefault(); register();
+  });
+  document.getElementById("token-form").addEventListener("submit", (e) => {
+    e.preventDefault(); login(document.getElementById("token-input").value.trim());
+  });
+  document.getElementById("start-go").addEventListener("click", async () => {
+    const r = await post("/api/venue/start", {});
+    say(r.ok ? `started with ${r.answer.players} players` : (r.answer.error || "refused"));
+  });
+  link = PT.connect({
+    onState: render, onLink: PT.showLink, hello: () => (token ? {token} : null),
+    onError: (doc) => { if (doc.status === 401) { localStorage.removeItem(KEY); token = null; } },
+  });
+})();

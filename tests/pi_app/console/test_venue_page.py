@@ -1,0 +1,116 @@
+"""The venue's console (pi_app/console/venue.py) in real headless Chromium against a real
+director process (``pokertable director --console``), a real Mosquitto and model tables:
+the room's page shows the tables, a director logs in with the pairing code the director
+printed, registers players on the page and starts the night; the registrations reach the
+director (its journal, its draw) and the page shows the players at their tables, then the
+places; the per-table page shows its table only.  The API's refusals follow the table
+console's rules."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from pi_app.venue.broker import free_port
+from pi_app.venue.director_journal import DirectorJournal
+from tests.pi_app.console.browser import DESKTOP, chromium
+from tests.pi_app.console.pages import Page
+from tests.pi_app.venue.venue_fixture import Venue
+
+pytestmark = pytest.mark.slow
+
+ROOT_DIR = Path(__file__).resolve().parents[3]
+NAMES = ["Ann", "Bob", "Cyd", "Dee", "Eve"]
+
+
+def _director(venue: Venue, port: int) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pi_app.cli.main", "director", "--config", str(venue.path),
+         "--console", f"127.0.0.1:{port}", "--timeout", "300"],
+        cwd=ROOT_DIR, env=dict(os.environ, PYTHONPATH=str(ROOT_DIR)),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        found = re.search(r"#pair=([A-Z0-9]{6})", line)
+        if found:
+            return proc, found.group(1)
+    raise AssertionError(f"no pairing link from the director (exit {proc.wait()})")
+
+
+def _post(base: str, path: str, body: dict, token: str | None = None,
+          origin: str | None = None) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if origin:
+        headers["Origin"] = origin
+    req = urllib.request.Request(base + path, json.dumps(body).encode(), headers)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read())
+
+
+def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_director(
+        tmp_path):
+    venue = Venue(tmp_path, tables=2, seats=6)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc, code = _director(venue, port)
+    try:
+        venue.start_tables()
+        with chromium(DESKTOP) as driver:
+            one = Page(driver, base).open("/table/2")
+            one.wait(lambda: one.text("tables-title") == "Table 2", "no per-table title")
+            assert [c.get_attribute("id") for c in
+                    one.d.find_elements("css selector", "#tables > .card")] == ["table-2"]
+            p = Page(driver, base).open("/")
+            p.wait(lambda: len(p.d.find_elements("css selector", "#tables > .card")) == 2,
+                   "the page never showed the two tables")
+            assert "Table 1" in p.text("table-1") and "Table 2" in p.text("table-2")
+            assert p.text("venue-phase") == "registration" and not p.visible("desk")
+            assert _post(base, "/api/venue/register", {"name": "Zed"})[0] == 401
+            p.type("token-input", code)
+            p.find("token-input").submit()
+            p.wait(lambda: p.visible("desk"), "the director's desk never opened")
+            for name in NAMES:
+                p.type("register-name", name)
+                p.find("register-go").click()
+                p.wait_text("desk-answer", f"{name} entered with")
+            p.type("register-name", "ann")  # the same player, another case
+            p.find("register-go").click()
+            p.wait_text("desk-answer", "already entered")
+            p.wait(lambda: [li.text for li in p.d.find_elements("css selector",
+                                                                "#registered li")] == NAMES,
+                   "the page never listed the players registered")
+            journal = DirectorJournal(venue.folder / "director-state" / "director.sqlite3")
+            try:
+                assert journal.registered() == NAMES  # they reached the director
+            finally:
+                journal.close()
+            p.find("start-go").click()
+            p.wait_text("desk-answer", "started with 5 players")
+            p.wait(lambda: sorted(r[1] for t in (1, 2) for r in p.rows(f"table-{t}")
+                                  if len(r) > 1) == sorted(NAMES) or p.rows("results"),
+                   "the page never showed the players at their tables")
+            p.wait(lambda: len(p.rows("results")) == len(NAMES), "the night never ended",
+                   timeout=240)
+            assert sorted(r[1] for r in p.rows("results")) == sorted(NAMES)
+            assert p.rows("results")[0][0] == "1st"
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        result = json.loads(out.strip().splitlines()[-1])
+        assert sorted(result["places"]) == sorted(NAMES)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=30)
+        venue.close()
