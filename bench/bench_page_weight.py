@@ -20,7 +20,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 STATIC = Path(__file__).resolve().parents[1] / "pi_app" / "console" / "static"
-PAGES = {"console": "/console", "public page": "/"}
+# the venue's room page is served at "/" by the director's console (pi_app/console/venue.py)
+PAGES = {"console": "/console", "public page": "/", "venue room": "/static/venue.html"}
 FILES = {"/console": "console.html", "/": "index.html"}
 MAX_BYTES = 2_000_000  # a file larger than this is not a page part: refuse to read it
 
