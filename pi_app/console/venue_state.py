@@ -10,7 +10,8 @@ shows its table only)::
      "tables": [{"number", "name", "seats", "status", "online", "held",
                  "players": [{"seat", "name", "chips"}]}],
      "pending": [{"player", "from", "to", "held"}],
-     "clock": {"level", "small_blind", "big_blind", "ante", "remaining_ms"},
+     "clock": {"level" (the structure's index), "number" (as the TVs say it),
+               "small_blind", "big_blind", "ante", "remaining_ms"},
      "registered": [name], "entries": int, "late_entry": {"open", "chips"},
      "prize_pool": int, "payouts": [[place, amount]],
      "results": [[place, player, prize]], "finished": bool}
@@ -40,6 +41,7 @@ def registration_document(desk: Any, venue: Any) -> dict[str, Any]:
                        for t in venue.tables],
             "pending": [],
             "clock": {"level": 0 if level is None else level.index,
+                      "number": 1 if level is None else level.number,
                       "small_blind": getattr(level, "small_blind", 0),
                       "big_blind": getattr(level, "big_blind", 0),
                       "ante": getattr(level, "ante", 0), "remaining_ms": None},
@@ -77,9 +79,15 @@ def director_document(director: Any) -> dict[str, Any]:
         late = {"open": False, "chips": None}
     return {"type": "state", "role": "public", "venue": director.venue.name,
             "phase": s.phase, "round": s.round, "tables": tables, "pending": pending,
-            "clock": {"level": index, "small_blind": small, "big_blind": big, "ante": ante,
+            "clock": {"level": index, "number": _number(director.structure, index),
+                      "small_blind": small, "big_blind": big, "ante": ante,
                       "remaining_ms": s.clock.remaining_ms()},
             "registered": [], "entries": len(set(s.chips) | set(s.places)),
             "late_entry": late, "prize_pool": prizes["prize_pool"],
             "payouts": prizes["payouts"], "results": prizes["results"],
             "finished": s.phase == "over"}
+
+
+def _number(structure: Any, index: int) -> int:
+    """The level's number as the TVs say it ("LEVEL 3") from its structure index."""
+    return next((lv.number for lv in structure.levels if lv.index == index), index + 1)

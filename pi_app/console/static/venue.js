@@ -23,7 +23,7 @@
   function render(doc) {
     setText("venue-name", doc.venue);
     setText("venue-phase", doc.finished ? "finished" : doc.phase);
-    setText("clock-level", `LEVEL ${doc.clock.level + 1}`);
+    setText("clock-level", `LEVEL ${doc.clock.number}`);
     setText("clock-time", doc.clock.remaining_ms === null ? "--:--" : clock(doc.clock.remaining_ms / 1000));
     setText("clock-blinds", PT.blinds(doc.clock.small_blind, doc.clock.big_blind, doc.clock.ante));
     setText("venue-entries", doc.entries);

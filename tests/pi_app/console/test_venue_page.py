@@ -77,6 +77,7 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
                    "the page never showed the two tables")
             assert "Table 1" in p.text("table-1") and "Table 2" in p.text("table-2")
             assert p.text("venue-phase") == "registration" and not p.visible("desk")
+            assert p.text("clock-level") == "LEVEL 1" and p.text("clock-blinds") != "-"
             assert _post(base, "/api/venue/register", {"name": "Zed"})[0] == 401
             p.type("token-input", code)
             p.find("token-input").submit()
