@@ -125,15 +125,17 @@ def precheck(core: ConsoleCore, event: Event) -> Refusal | None:
     return None
 
 
-def verify_command(core: ConsoleCore, event: ConsoleCommand) -> None:
-    """Raises as :meth:`engine.table.core.TableCore.apply` of the console command
-    ``event`` would (its time before the last event's, the role, the request, the
-    command's own ``verify``, the venue's chip count); changes and copies nothing."""
+def verify_command(core: ConsoleCore, event: ConsoleCommand) -> Spec:
+    """The command of ``event``; raises as :meth:`engine.table.core.TableCore.apply` of
+    the console command ``event`` would (its time before the last event's, the role, the
+    request, the command's own ``verify``, the venue's chip count); changes and copies
+    nothing."""
     verify_time(core, event.t)
     spec = _check_command(core, event)
     args = dict(event.args)
     spec.verify(core, args, event.t)
     verify_venue_chips(core, event.command, args)
+    return spec
 
 
 def refusal(exc: Exception) -> Refusal:
@@ -153,8 +155,8 @@ def apply_command(core: ConsoleCore, ev: ConsoleCommand) -> list[Effect]:
         ConsoleCommandError, ConsoleRefused, ForbiddenCommand, or the engine's own errors
         (:class:`engine.errors.IllegalActionError` naming what is legal).
     """
-    spec = _check_command(core, ev)
-    effects, detail = spec.run(core, dict(ev.args), ev.t)
+    spec = verify_command(core, ev)  # verify, then do: a refusal changes nothing
+    effects, detail = spec.do(core, dict(ev.args), ev.t)
     entry = {"n": len(core.console.audit) + 1, "at": ev.at, "t": ev.t, "role": ev.role,
              "token": ev.token, "command": ev.command,
              "args": spec.public_args(dict(ev.args)), "detail": detail}

@@ -2,8 +2,9 @@
 
 Each command is a :class:`Spec`, a pair in PokerKit's verify/do style: ``verify(core,
 args, t)`` raises, changing and copying nothing, exactly when applying the command would
-refuse it and in the same words (the console's precheck asks it); ``run`` calls ``verify``
-and then ``do(core, args, t) -> (effects, detail)`` (``detail``: the audit's line).
+refuse it and in the same words (the console's precheck asks it); applying the command
+(:func:`engine.table.console.apply_command`) calls ``verify`` and then ``do(core, args, t)
+-> (effects, detail)`` (``detail``: the audit's line).
 Chips are ints, seats 1-based, times in seconds.  The commands on players are in
 :mod:`engine.table.console_players`, the clock's in :mod:`engine.table.console_clock`;
 here the hand's (a pot awarded by hand is split as at showdown, odd chips first to the
@@ -52,11 +53,6 @@ class Spec:
     do: Run
     roles: tuple[str, ...] = ()
     secret: tuple[str, ...] = ()
-
-    def run(self, core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
-        """Verify, then do: a refused command raises before anything changes."""
-        self.verify(core, args, t)
-        return self.do(core, args, t)
 
     def public_args(self, args: dict[str, Any]) -> dict[str, Any]:
         return {k: ("(hidden)" if k in self.secret else v) for k, v in args.items()}

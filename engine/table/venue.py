@@ -75,10 +75,8 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
     v = _venue(core)
     dealing = (isinstance(event, DealerButton) and event.button == "next_hand"
                and not core.in_hand and not (core.proc is not None and core.proc.stopped))
-    if dealing and v.broken:
-        raise VenueWaitError("this table is broken: its players have moved")
-    if dealing and core.hand_number + 1 > v.go_hand:
-        raise VenueWaitError(f"waiting for the director's go for hand {core.hand_number + 1}")
+    if dealing:
+        verify_deal(core)
     if dealing and not core.tournament.clock.started and len(core.tournament.active()) >= 2:
         effects = _start_clock(core, event.t)
         return effects + run(core, event, apply)
@@ -96,6 +94,18 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
             raise
     _check_chips(core)
     return effects
+
+
+def verify_deal(core: Any) -> None:
+    """Raises VenueWaitError unless a venue table may deal its next hand now: not broken,
+    and the director's ``go`` given for it; nothing at a table outside venue mode."""
+    v = core.venue
+    if v is None:
+        return
+    if v.broken:
+        raise VenueWaitError("this table is broken: its players have moved")
+    if core.hand_number + 1 > v.go_hand:
+        raise VenueWaitError(f"waiting for the director's go for hand {core.hand_number + 1}")
 
 
 def _start_clock(core: Any, t: float) -> list[Effect]:

@@ -17,6 +17,7 @@ from engine.errors import InvalidInputError
 from engine.events import CardDrawn, Declaration, Event, PlayerAction
 from engine.table.console_core import ConsoleCore
 from engine.table.dealer_commands import TableStateError
+from engine.table.venue import verify_deal
 
 DECISIONS = ("confirm_ruling", "override_ruling")
 
@@ -83,7 +84,8 @@ def verify_undo(core: ConsoleCore) -> None:
 def verify_next_hand(core: ConsoleCore, t: float) -> None:
     """Raises as the dealer box's NEXT HAND at ``t`` (seconds) would: after a misdeal it
     deals the hand again and mid-hand it reports the stub reshuffled that a ruling asks for
-    (both taken); otherwise a new hand needs the last one finished, the tournament not
+    (both taken); otherwise a new hand needs the last one finished, at a venue table the
+    director's go (:func:`engine.table.venue.verify_deal`), the tournament not
     over, two players left when the clock reaches ``t`` (a qualifier whose time is up ends
     first) and no break at ``t`` (:meth:`Tournament.verify_hand_started`).
 
@@ -98,6 +100,7 @@ def verify_next_hand(core: ConsoleCore, t: float) -> None:
         return
     if core.in_hand:
         raise TableStateError("a hand is in progress: finish it first")
+    verify_deal(core)  # at a venue table: the director's go
     if core.finished:
         raise TableStateError("the tournament is over")
     if not tour.clock.started or (tour.round_over and tour.structure.qualifiers is not None):
