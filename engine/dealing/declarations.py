@@ -68,8 +68,8 @@ class Declarations:
 
     def verify_declaration(self, ev: Declaration) -> None:
         """Raises as declaring ``ev`` would be refused, changing nothing: a draw number the
-        hand has not seen or no card drawn (for a card's irregularity), a skipped seat not
-        named, a missed burn with no street short of its burn.  Play stopped takes any
+        hand has not seen or no card drawn (for a card's irregularity), a skipped seat not named
+        or not dealt in, a missed burn with no street short of its burn.  Play stopped takes any
         declaration as a note."""
         if ev.kind == "floor_misdeal" or self.s.stopped:
             return
@@ -79,6 +79,9 @@ class Declarations:
             self._target(ev)
         elif ev.kind == "seat_skipped" and ev.seat is None:
             raise InvalidInputError("seat_skipped needs the seat that was skipped")
+        elif ev.kind == "seat_skipped" and ev.seat not in self.s.cfg.stacks:
+            raise InvalidInputError(f"seat {ev.seat} is not dealt in this hand: it has no "
+                                    "cards to skip")
 
     def _on_declaration(self, ev: Declaration) -> list[Outcome]:
         self.verify_declaration(ev)
