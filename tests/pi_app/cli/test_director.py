@@ -61,3 +61,18 @@ def test_a_timeout_that_is_not_a_finite_number_of_seconds_is_refused(tmp_path, c
     assert len(err.splitlines()) == 1 and "Traceback" not in err
     assert "--timeout: must be a finite number of seconds above 0" in err
     assert not (tmp_path / "director-state").exists()  # nothing started, no journal
+
+
+def test_a_night_begun_resumes_without_its_players_given_again(tmp_path, capsys):
+    from pi_app.venue.director import Director
+
+    port = free_port()
+    path = write_venue(tmp_path, 2, 6, port)
+    venue = load_venue(path)
+    Director(venue, ["Ann", "Bob", "Cyd"], venue.seed, venue.state_directory).journal.close()
+    assert main(["director", "--config", str(path), "--timeout", "2"]) == 1  # no broker
+    err = capsys.readouterr().err
+    assert "did not finish in time" in err and "register the players" not in err
+    (tmp_path / "director-state" / "director.sqlite3").unlink()
+    assert main(["director", "--config", str(path)]) == 2
+    assert "--console HOST:PORT" in capsys.readouterr().err

@@ -105,3 +105,19 @@ def test_a_late_entry_is_journaled_resumed_and_plays_to_a_place_and_a_prize(venu
     chips = GUNPOWDER.starting_stack * len(PLAYERS) + late[1]
     assert venue.chips_at_tables() == chips  # the late stack is in play, nothing lost
     assert [e for n in venue.nodes for e in n.errors] == []
+
+
+def test_the_directors_loop_answers_the_consoles_requests_after_the_start(venue):
+    director = Director(venue.config, PLAYERS, 5, venue.folder / "state")
+    try:
+        late, again, start = Entry(name="Late Lou"), Entry(name="P01"), Start()
+        for request in (late, again, start):
+            director.handle(request)
+        assert late.wait(1) == ("Late Lou", GUNPOWDER.starting_stack - 300)
+        with pytest.raises(EntryError, match="already entered"):
+            again.wait(1)
+        with pytest.raises(EntryError, match="has started"):
+            start.wait(1)
+        assert "Late Lou" in director.entered() and "P01" in director.entered()
+    finally:
+        director.journal.close()
