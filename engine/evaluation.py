@@ -71,9 +71,10 @@ def evaluate_value(cards: Sequence[Card]) -> int:
     f = _EVAL.get(len(cards))
     if f is None:
         raise InvalidCardError(f"need 5 to 7 cards to evaluate, got {len(cards)}")
-    if len(set(cards)) != len(cards):
+    ids = [c.id for c in cards]
+    if len(set(ids)) != len(ids):  # a set of ints: no Card.__hash__ call per card
         raise InvalidCardError("a card appears twice in the hand to evaluate")
-    rank: int = f(*[c.id for c in cards])
+    rank: int = f(*ids)
     return rank
 
 
