@@ -7,8 +7,9 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
 * append: one journal record written and committed, p50/p99; peer: ``os.write`` +
   ``os.fsync`` of the same bytes to a plain file.
 * replay: :func:`pi_app.service.recovery.recover` of the whole journal from its genesis
-  (the real journal read, then every event through a fresh real core; seconds for N real
-  events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer: the same journal
+  (the real journal read, then every event through a fresh real core; wall and CPU
+  seconds for N real events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer:
+  the same journal
   read alone (:meth:`pi_app.service.journal.Journal.scan`: the records read, checksummed
   and decoded).  ``--profile N`` adds a cProfile of one replay.
 * restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (no
@@ -129,30 +130,33 @@ def bench_replay(d: Path, path: Path, n: int, runs: int = 3, profile: int = 0) -
     """The replay of the whole journal (:func:`recover`: the journal read, then every event
     through a fresh real core), ``runs`` times, beside its peer: the same journal read
     alone (:meth:`Journal.scan`, what recover reads before it applies anything)."""
-    replay, read = [], []
+    replay, read, cpu = [], [], []
     for _ in range(runs):
         with Journal.open_readonly(path) as j:
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             rec = recover(j, TableCore)
             replay.append(time.perf_counter() - t0)
+            cpu.append(time.process_time() - c0)
             t0 = time.perf_counter()
             count = len(j.scan().events)
             read.append(time.perf_counter() - t0)
     ratio = [a / b for a, b in zip(replay, read, strict=True)]
     print(f"replay of {rec.replayed} real events (no clock tick), min/median/max of {runs}: "
-          f"{spread(replay)} s (bar 0.5 s for 10,000)   | peer the journal read alone "
+          f"{spread(replay)} s, CPU {spread(cpu)} s (bar 0.5 s for 10,000)   "
+          f"| peer the journal read alone "
           f"{spread(read)} s ({count} records)   ratio {spread(ratio, fmt='.1f')}x   "
           f"[load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores]")
     if profile:
         _profile_replay(path, profile)
     # the journal has no snapshot after its genesis: a restart replays every event
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     svc = build_service(None, journal_path=path, clock=VirtualClock())
-    dt = time.perf_counter() - t0
+    dt, dc = time.perf_counter() - t0, time.process_time() - c0
     replayed = svc.recovered.replayed if svc.recovered else 0
     svc.journal.close()
-    print(f"restart to ready (no snapshot since the genesis, {n} events): {dt * 1e3:7.1f} ms "
-          f"({replayed} events replayed)")
+    print(f"restart to ready (no snapshot since the genesis, {n} events): {dt * 1e3:7.1f} ms, "
+          f"CPU {dc * 1e3:7.1f} ms ({replayed} events replayed; {svc.effects.histories_written} "
+          "hand histories written again)")
 
 
 def _profile_replay(path: Path, top: int) -> None:
