@@ -9,9 +9,8 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
 * replay: :func:`pi_app.service.recovery.recover` of the whole journal from its genesis
   (the real journal read, then every event through a fresh real core; wall and CPU
   seconds for N real events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer:
-  the same journal
-  read alone (:meth:`pi_app.service.journal.Journal.scan`: the records read, checksummed
-  and decoded).  ``--profile N`` adds a cProfile of one replay.
+  the same journal read alone (:meth:`pi_app.service.journal.Journal.scan`: the records
+  read, checksummed and decoded).  ``--profile N`` adds a cProfile of one replay.
 * restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (no
   snapshot after its genesis: every event is replayed, once; the hand histories the run
   wrote are read back and left as they are).
