@@ -239,7 +239,8 @@ class Director:
         released = self.held.presence(p.username, p.online)
         for o in released:
             self.node.send(command_topic(o.table), o.seq, order_message(o), o.for_hand)
-        if not p.online:
+        table = self.held.table_of[p.username]
+        if not p.online and self.state.seating.table(table).status != "broken":
             log.warning("venue: %s is offline: its commands are held until it is back",
                         p.username)
         self.published += 1
