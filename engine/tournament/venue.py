@@ -51,7 +51,8 @@ from engine.tournament.seating import (
 )
 from engine.tournament.venue_clock import LevelSpec, VenueClock, rank_busts
 
-__all__ = ["Order", "VenueSetup", "VenueState", "VenueStateError", "enter", "start", "step"]
+__all__ = ["Order", "VenueSetup", "VenueState", "VenueStateError", "enter", "seat_entries",
+           "start", "step"]
 
 
 class VenueStateError(InvalidInputError):
@@ -429,7 +430,7 @@ def _seat_transit(s: VenueState) -> list[Order]:
         orders.append(s.order(m.to_table, "seat", player, m.to_seat, s.chips[player],
                               m.reason))
     s.transit.clear()
-    return orders + _seat_entries(s)
+    return orders + seat_entries(s)
 
 
 def enter(state: VenueState, player: str, chips: int) -> VenueState:
@@ -463,10 +464,11 @@ def enter(state: VenueState, player: str, chips: int) -> VenueState:
     return new
 
 
-def _seat_entries(s: VenueState) -> list[Order]:
+def seat_entries(s: VenueState) -> list[Order]:
     """The late entries taken since the last boundary, each drawn into a seat (in the
-    order they came); one that no longer fits (the final table drawn in that boundary)
-    is left out, bought in for nothing, and the history says so."""
+    order they came), as ``seat`` orders (reason ``late_entry``); one that no longer fits
+    (the final table drawn in that boundary) is left out, bought in for nothing, and the
+    history says so.  Called where the boundary's moves are seated (changes ``s``)."""
     orders: list[Order] = []
     record = []
     for player, chips in s.entering:

@@ -2,7 +2,7 @@
 ConsoleServer`), its tokens, pairing, request checks and push, serving the room's pages
 from the director's process (``pokertable director --console HOST:PORT``).
 
-* ``/`` the room: every table with its players, the pending moves, the clock, the
+* ``/`` (and ``/console``, where the printed pairing link points) the room: every table with its players, the pending moves, the clock, the
   registration and late entries, the places and the payouts (``static/venue.html``);
   ``/table/N`` the same page showing table N only;
 * ``/api/status`` (GET, public) and ``/api/ws`` (pushed; a director's document after the
@@ -124,7 +124,7 @@ class VenueConsole(ConsoleServer):
                 return JSONResponse({"error": "the director is starting"}, status_code=503)
             return JSONResponse(self.document)
 
-        routes = [Route("/", page), Route("/table/{number:int}", page),
+        routes = [Route("/", page), Route("/console", page), Route("/table/{number:int}", page),
                   Route("/api/status", status), WebSocketRoute("/api/ws", self._ws),
                   Route("/api/pair", api.pair, methods=["POST"]),
                   Route("/api/venue/register", self._handler(api, "register"),

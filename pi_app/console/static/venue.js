@@ -91,6 +91,13 @@
     const r = await post("/api/venue/start", {});
     say(r.ok ? `started with ${r.answer.players} players` : (r.answer.error || "refused"));
   });
+  /* /console#pair=CODE (the link the director printed): log in with the code, then drop it
+     from the address bar */
+  const pair = /^#pair=([A-Za-z0-9]{6})$/.exec(location.hash);
+  if (pair) {
+    history.replaceState(null, "", location.pathname);
+    login(pair[1]);
+  }
   link = PT.connect({
     onState: render, onLink: PT.showLink, hello: () => (token ? {token} : null),
     onError: (doc) => { if (doc.status === 401) { localStorage.removeItem(KEY); token = null; } },
