@@ -2,8 +2,9 @@
 director process (``pokertable director --console``), a real Mosquitto and model tables:
 the room's page shows the tables, a director logs in with the pairing code the director
 printed, registers players on the page and starts the night; the registrations reach the
-director (its journal, its draw) and the page shows the players at their tables, then the
-places; the per-table page shows its table only.  The API's refusals follow the table
+director (its journal, its draw); with table 2's Pi away at the start, its players show
+as moves held for an offline table until it is back; the page shows the players at their
+tables, then the places; the per-table page shows its table only.  The API's refusals follow the table
 console's rules."""
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pi_app.venue.broker import free_port
 from pi_app.venue.director_journal import DirectorJournal
 from tests.pi_app.console.browser import DESKTOP, chromium
 from tests.pi_app.console.pages import Page
-from tests.pi_app.venue.venue_fixture import Venue
+from tests.pi_app.venue.venue_fixture import ModelTableNode, Venue
 
 pytestmark = pytest.mark.slow
 
@@ -97,8 +98,19 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
                 assert journal.registered() == NAMES  # they reached the director
             finally:
                 journal.close()
+            venue.nodes[1].close()  # table 2's Pi goes away before the draw
+            venue.nodes = venue.nodes[:1]
             p.find("start-go").click()
             p.wait_text("desk-answer", "started with 5 players")
+            p.wait(lambda: any(r[-1] == "held: table offline" for r in p.rows("pending")),
+                   "the page never showed the moves held for the offline table")
+            held = [r[0] for r in p.rows("pending")]
+            assert all(r[1] == "table 2 \u2192 table 2" for r in p.rows("pending"))
+            assert "offline" in p.text("table-2")
+            venue.nodes.append(ModelTableNode(venue.config, 2, venue.seed).start())  # back
+            p.wait(lambda: not p.rows("pending") or p.rows("results"),
+                   "the held moves never went out")
+            assert held and set(held) <= set(NAMES)
             p.wait(lambda: sorted(r[1] for t in (1, 2) for r in p.rows(f"table-{t}")
                                   if len(r) > 1) == sorted(NAMES) or p.rows("results"),
                    "the page never showed the players at their tables")
