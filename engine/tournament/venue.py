@@ -34,7 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -52,7 +52,7 @@ from engine.tournament.seating import (
 from engine.tournament.venue_clock import LevelSpec, VenueClock, rank_busts
 
 __all__ = ["Order", "VenueSetup", "VenueState", "VenueStateError", "enter", "seat_entries",
-           "start", "step"]
+           "send_moves", "start", "step"]
 
 
 class VenueStateError(InvalidInputError):
@@ -100,6 +100,7 @@ class TableTrack:
     report_mark: int = 0          # the highest report seq applied
     playing: bool = False         # dealt a ``go`` for the current round
     go_seq: int = 0               # that go's seq
+    started: bool = False         # its hand_started for that go is in (live mode)
     report: tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...], int] | None = None
     online: bool = True
 
@@ -116,6 +117,7 @@ class Transit:
     reason: str
     command: int
     left: bool = False
+    seated: int = 0  # the seq of the seat sent to ``to_table`` (live mode; 0: not yet)
 
 
 @dataclass
@@ -129,6 +131,7 @@ class VenueState:
     chips: dict[str, int]                      # every player still in -> chips
     bought_in: int
     clock: VenueClock
+    clock_ms: int = 0                          # live mode: wall ms the clock has run
     transit: dict[str, Transit] = field(default_factory=dict)
     places: dict[str, int] = field(default_factory=dict)
     awaiting: dict[int, set[int]] = field(default_factory=dict)   # table -> seqs
@@ -174,9 +177,10 @@ class VenueState:
                        breaks=dict(self.breaks), entering=list(self.entering))
 
     # ------------------------------------------------------------------ writing
-    def order(self, table: int, kind: str, *args: Any, awaited: bool = True) -> Order:
+    def order(self, table: int, kind: str, *args: Any, awaited: bool = True,
+              for_hand: int | None = None) -> Order:
         t = self.tables[table]
-        o = Order(table, t.next_seq, t.hand, kind, args)
+        o = Order(table, t.next_seq, t.hand if for_hand is None else for_hand, kind, args)
         t.next_seq += 1
         if awaited:
             self.awaiting.setdefault(table, set()).add(o.seq)
@@ -223,11 +227,14 @@ def start(setup: VenueSetup, players: Sequence[str], starting_chips: int,
     return state, orders
 
 
-def step(state: VenueState, table: int, seq: int, kind: str,
-         args: tuple[Any, ...]) -> tuple[VenueState, list[Order]]:
+def step(state: VenueState, table: int, seq: int, kind: str, args: tuple[Any, ...],
+         advance: Callable[[VenueState], list[Order]] | None = None,
+         ) -> tuple[VenueState, list[Order]]:
     """Apply report ``seq`` of ``kind`` from ``table`` (the report's fields in ``args``:
     hand_started, hand_finished, moved, applied, refused, resumed) and return the new
-    state and the orders it causes.  The state given is left as it was.
+    state and the orders it causes.  The state given is left as it was.  ``advance``
+    decides what is due after the report (default: the rounds; the live director's is
+    :func:`engine.tournament.venue_live.advance`).
 
     Raises:
         VenueStateError: a report out of turn, of an unknown table or kind, or one that
@@ -244,7 +251,7 @@ def step(state: VenueState, table: int, seq: int, kind: str,
         raise VenueStateError(f"table {table}: report {seq} is applied already")
     track.report_mark = seq
     orders = handler(new, table, *args)
-    orders += _advance(new)
+    orders += (advance or _advance)(new)
     new.check_chips()
     return new, orders
 
@@ -257,6 +264,7 @@ def _hand_started(s: VenueState, table: int, hand: int, button: int, small_blind
         raise VenueStateError(f"table {table}: hand {hand} was not dealt")
     s.seating = breaking.hand_started(s.seating, table, button, small_blind, big_blind)
     t.acked = max(t.acked, t.go_seq)
+    t.started = True
     return []
 
 
@@ -265,7 +273,8 @@ def _hand_finished(s: VenueState, table: int, hand: int, chips: Sequence[tuple[s
     t = s.tables[table]
     if not t.playing or hand != t.hand + 1 or t.report is not None:
         raise VenueStateError(f"table {table}: hand {hand} was not being played")
-    seated = set(s.seating.table(table).players.values())
+    arriving = {p for p, m in s.transit.items() if m.to_table == table}  # live mode
+    seated = set(s.seating.table(table).players.values()) - arriving
     reported = [p for p, _ in chips] + [p for p, _ in busted]
     if set(reported) != seated or len(reported) != len(seated):
         raise VenueStateError(f"table {table}: hand {hand} names other players than "
@@ -304,14 +313,24 @@ def _applied(s: VenueState, table: int, command: int) -> list[Order]:
         if staying:
             raise VenueStateError(f"table {table} broke without moving {staying[0]!r}")
     _answered(s, table, command)
+    for player in _seated_by(s, table, command):  # live mode: the player has arrived
+        del s.transit[player]
     return []
 
 
 def _refused(s: VenueState, table: int, command: int, reason: str) -> list[Order]:
     # a table refuses only a command for a hand it has passed: the rounds never send one,
-    # so it is answered and the venue goes on (the refusal is in the director's journal)
+    # so it is answered and the venue goes on (the refusal is in the director's journal);
+    # the live director sends a refused seat again at the table's next boundary
     _answered(s, table, command)
+    for player in _seated_by(s, table, command):
+        s.transit[player] = replace(s.transit[player], seated=0)
     return []
+
+
+def _seated_by(s: VenueState, table: int, command: int) -> list[str]:
+    return [p for p, m in s.transit.items() if m.seated and m.seated == command
+            and m.to_table == table]
 
 
 def _resumed(s: VenueState, table: int, hand: int) -> list[Order]:
@@ -389,18 +408,21 @@ def _boundary(s: VenueState) -> list[Order]:
         s.places[winner] = 1
         s.phase = "over"
         return orders
-    orders += _send_moves(s, moves)
+    orders += send_moves(s, moves)
     s.phase = "moves"
     return orders
 
 
-def _send_moves(s: VenueState, moves: list[Move]) -> list[Order]:
+def send_moves(s: VenueState, moves: list[Move]) -> list[Order]:
+    """The orders of ``moves`` decided at a boundary: a ``move`` to the giving table, or
+    one ``signal break`` to a table broken; each player is in transit until seated (a
+    player moved again before being seated keeps the table they still sit at)."""
     orders: list[Order] = []
     for m in moves:
         assert m.from_table is not None and m.from_seat is not None
         s.moves += 1
         earlier = s.transit.get(m.player)
-        if earlier is not None:  # moved twice in one boundary: still where it sat
+        if earlier is not None and not earlier.seated:  # moved twice: still where it sat
             s.transit[m.player] = Transit(earlier.from_table, m.to_table, m.to_seat,
                                           m.reason, earlier.command)
             continue
@@ -464,11 +486,14 @@ def enter(state: VenueState, player: str, chips: int) -> VenueState:
     return new
 
 
-def seat_entries(s: VenueState) -> list[Order]:
+def seat_entries(s: VenueState, live: bool = False) -> list[Order]:
     """The late entries taken since the last boundary, each drawn into a seat (in the
     order they came), as ``seat`` orders (reason ``late_entry``); one that no longer fits
     (the final table drawn in that boundary) is left out, bought in for nothing, and the
-    history says so.  Called where the boundary's moves are seated (changes ``s``)."""
+    history says so.  Called where the boundary's moves are seated (changes ``s``).
+    ``live``: no seat is sent here, the player is on the way to the table drawn
+    (``transit``) and the live director seats them when that table knows which hand the
+    seat follows."""
     orders: list[Order] = []
     record = []
     for player, chips in s.entering:
@@ -478,7 +503,12 @@ def seat_entries(s: VenueState) -> list[Order]:
             record.append([player, 0, 0, str(exc)])
             continue
         for m in moves:
-            orders.append(s.order(m.to_table, "seat", player, m.to_seat, chips, "late_entry"))
+            if live:
+                s.transit[player] = Transit(m.to_table, m.to_table, m.to_seat, "late_entry",
+                                            0, left=True)
+            else:
+                orders.append(s.order(m.to_table, "seat", player, m.to_seat, chips,
+                                      "late_entry"))
             record.append([player, m.to_table, m.to_seat, chips])
         s.chips[player] = chips
         s.bought_in += chips

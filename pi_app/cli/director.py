@@ -8,7 +8,9 @@ winner is known, prints the result as its last line on stdout, one JSON object::
      "history_sha256": str}
 
 and writes it to ``result.json`` in ``[director] state_directory`` (or ``--state-dir``).
-Run again after a crash, it resumes from its journal there.  The players register on the
+Run again after a crash, it resumes from its journal there.  It answers each table's hand
+boundary as it arrives, its clock on wall time; ``--rounds`` plays the deterministic rounds
+of the simulated venue instead.  The players register on the
 venue's console (``--console HOST:PORT``: :mod:`pi_app.console.venue`) until a director
 starts the night there; ``--sim-players N`` enters ``P01``..``PNN`` and starts at once.  A bad venue file,
 a missing password file or a journal of another night: one line on stderr, exit 2.
@@ -64,7 +66,7 @@ def _director(args: argparse.Namespace) -> int:
     console = _console(args.console, state_dir) if args.console else None
     try:
         players = _players(args, venue, journal, console)
-        director = Director(venue, players, seed, state_dir)
+        director = Director(venue, players, seed, state_dir, live=not args.rounds)
         if console is not None:
             _hand_over(console, director)
         result = director.run(timeout=args.timeout)
@@ -156,6 +158,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the seat draws' seed (default: tournament.seed)")
     p.add_argument("--state-dir", metavar="DIR",
                    help="the journal's folder (default: director.state_directory)")
+    p.add_argument("--rounds", action="store_true",
+                   help="play in deterministic rounds, the clock on the tables' hand times "
+                        "(the simulated venue); default: live, each table's hand boundary "
+                        "answered as it arrives, the clock on wall time")
     p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
                    help="give up (exit 1) when no winner is known after this long")
     p.set_defaults(func=_director)

@@ -135,7 +135,7 @@ class SimVenue:
         self.director = subprocess.Popen(
             [*_cli(), "director", "--config", str(self.path), "--sim-players",
              str(self.opts.players), "--seed", str(self.opts.seed),
-             "--state-dir", str(self.folder / "director"),
+             "--state-dir", str(self.folder / "director"), "--rounds",
              "--timeout", str(self.opts.timeout)],
             stdout=subprocess.PIPE, stderr=self._log("director"), text=True,
             start_new_session=True)

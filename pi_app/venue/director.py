@@ -8,6 +8,13 @@ commands it causes go to the tables, and the retained ``director/state`` (carryi
 table, the last report applied: the tables' acknowledgement) and ``director/clock`` are
 published again.  A report the rules refuse changes nothing and is logged once.
 
+**Live or rounds.**  On a real night (``live``) each table's boundary is answered as it
+arrives (:mod:`engine.tournament.venue_live`) and the clock runs on wall time: the loop
+looks at it every :data:`TICK` seconds, journals a tick that ends a level before sending
+the ``level`` commands, and publishes the retained clock at least every
+:data:`CLOCK_EVERY` seconds.  The simulated venue plays in deterministic rounds
+(:mod:`engine.tournament.venue`), the clock on the tables' hand times.
+
 On start the journal is replayed: the same reports give the same state and the same
 commands with the same ``seq``; those a table has not answered are sent again.  When a
 winner is known the result is written to ``result.json`` in the state folder and returned
@@ -26,6 +33,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from engine.tournament import venue_live
 from engine.tournament.structure_file import load_structure
 from engine.tournament.venue import (
     Order,
@@ -67,6 +75,9 @@ log = logging.getLogger(__name__)
 ENTRY_ROW = -1  #: the journal's table number of a late entry (seq: the entries' count)
 REPORT_KINDS = ("hand_started", "hand_finished", "moved", "applied", "refused", "resumed")
 FINAL_WAIT = 5.0  #: seconds to let the broker take the last state before exiting
+CLOCK_EVERY = 5.0  #: seconds between two publications of the live director's clock
+TICK = 0.25  #: seconds between two looks at the live director's clock
+CLOCK_ROW = 0  #: the journal's table number of a clock tick that changed the level
 
 
 def levels_of(structure_name: str) -> tuple[tuple[LevelSpec, ...], int]:
@@ -98,24 +109,33 @@ class Director:
         players: the players of the opening draw (``P01``... in the simulation).
         seed: the seat draws' seed (``random.Random(f"{seed}:draw")``).
         state_dir: where the journal and ``result.json`` live.
+        live: answer each table's boundary as it arrives, the clock on wall time
+            (:mod:`engine.tournament.venue_live`); False: the rounds of the simulated
+            venue (:mod:`engine.tournament.venue`), the clock on the tables' hand times.
+        wall: the wall clock in seconds (``time.time``; the tests give their own).
     """
 
     def __init__(self, venue: VenueConfig, players: list[str], seed: int,
-                 state_dir: Path) -> None:
+                 state_dir: Path, live: bool = False, wall: Any = time.time) -> None:
         self.venue = venue
         self.state_dir = state_dir
+        self.live, self.wall = live, wall
         self.events: queue.Queue[Any] = queue.Queue()
         self.users = {t.number: t.username for t in venue.tables}
         levels, chips = levels_of(venue.structure)
         self.journal = DirectorJournal(state_dir / "director.sqlite3")
-        begun = self.journal.begin({"players": players, "seed": seed, "chips": chips,
-                                    "levels": [list(lv) for lv in levels],
-                                    "tables": venue.seats,
-                                    "break_order": list(venue.break_order),
-                                    "max_difference": venue.max_difference})
+        night = {"players": players, "seed": seed, "chips": chips,
+                 "levels": [list(lv) for lv in levels], "tables": venue.seats,
+                 "break_order": list(venue.break_order),
+                 "max_difference": venue.max_difference}
+        begun = self.journal.begin(night | ({"live": True} if live else {}))
+        #: wall seconds of the live clock's start (journaled: a restart keeps the time)
+        self.clock_start = self.journal.clock_start(wall()) if live else 0.0
         setup = VenueSetup(tuple(venue.seats), venue.break_order, venue.max_difference,
                            levels)
-        self.state, orders = start(setup, begun["players"], begun["chips"], begun["seed"])
+        begin, self.step = (venue_live.start, venue_live.step) if live else (start, step)
+        self.state: VenueState
+        self.state, orders = begin(setup, begun["players"], begun["chips"], begun["seed"])
         self.held = HeldOrders(self.users)
         self.origins: dict[str, int] = {}  # player -> the table a move came from
         self.structure = load_structure(venue.structure)
@@ -124,11 +144,16 @@ class Director:
                 self.state = enter(self.state, *args)
                 continue
             self._note_origins()
-            self.state, more = step(self.state, table, seq, kind, args)
+            if table == CLOCK_ROW:
+                self.state, more = venue_live.tick(self.state, *args)
+            else:
+                self.state, more = self.step(self.state, table, seq, kind, args)
             orders += more
         self.entries = sum(1 for row in self.journal.reports() if row[0] == ENTRY_ROW)
+        self.clock_rows = sum(1 for row in self.journal.reports() if row[0] == CLOCK_ROW)
         self.published = self.journal.count() + len(self.journal.presences()) + 1
         self.clock_sent: tuple[int, int] | None = None
+        self.clock_seq, self.clock_at = 0, 0.0
         marks = {(self.users[n], report_topic(n)): t.report_mark
                  for n, t in self.state.tables.items() if t.report_mark}
         self.node = VenueNode(venue.broker_url, username=venue.director_username,
@@ -157,13 +182,15 @@ class Director:
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError("the venue did not finish in time")
                 try:
-                    event = self.events.get(timeout=0.5)
+                    event = self.events.get(timeout=TICK if self.live else 0.5)
                 except queue.Empty:
                     event = None
                 self.node.tick(time.monotonic())
                 if event is not None:
                     self.handle(event)
                     self._observe()
+                if self.live:
+                    self.tick()
             result = self.state.result()
             self._write_json("prizes.json", self.prizes())
             self._write_result(result)
@@ -267,7 +294,7 @@ class Director:
             return
         self._note_origins()
         try:
-            new, orders = step(self.state, table, d.envelope.seq, kind, args)
+            new, orders = self.step(self.state, table, d.envelope.seq, kind, args)
         except VenueStateError as exc:
             log.warning("venue: refused report %d of table %d (%s): %s", d.envelope.seq,
                         table, kind, exc)
@@ -279,6 +306,23 @@ class Director:
             self.node.acknowledge(command_topic(number), track.acked)
         self.published += 1
         self._publish()
+
+    def tick(self) -> None:
+        """The live clock on wall time: a level that ends is journaled (a clock row)
+        before its ``level`` commands go out; the clock is published when it changed
+        level and every :data:`CLOCK_EVERY` seconds (retained)."""
+        elapsed = max(0, round((self.wall() - self.clock_start) * 1000))
+        new, orders = venue_live.tick(self.state, elapsed)
+        if orders:
+            self.clock_rows += 1
+            self.journal.append(CLOCK_ROW, self.clock_rows, "clock", (elapsed,))
+        self.state = new
+        self._send(orders)
+        if orders:
+            self.published += 1
+            self._publish(force=True)
+        elif time.monotonic() - self.clock_at >= CLOCK_EVERY:
+            self._publish_clock()
 
     # ------------------------------------------------------------------ out
     def _note_origins(self) -> None:
@@ -292,13 +336,21 @@ class Director:
     def _publish(self, force: bool = False) -> int:
         """Publish the retained state (and the clock when it changed); the state's mid."""
         s = self.state
-        clock = (s.clock.position, s.clock.remaining_ms())
-        if clock != self.clock_sent or force:
-            index = s.clock.level_args()[0]
-            self.node.send(CLOCK_TOPIC, self.published,
-                           messages.Clock(index, s.phase != "over", clock[1]))
-            self.clock_sent = clock
+        if (s.clock.position, s.clock.remaining_ms()) != self.clock_sent or force:
+            self._publish_clock()
         return self.node.send(STATE_TOPIC, self.published, public_state(s, self.held.pending()))
+
+    def _publish_clock(self) -> None:
+        s = self.state
+        clock = (s.clock.position, s.clock.remaining_ms())
+        seq = self.published
+        if self.live:  # rising across restarts: the wall clock's milliseconds
+            seq = max(self.clock_seq + 1, round(self.wall() * 1000))
+            self.clock_at = time.monotonic()
+        self.clock_seq = seq
+        self.node.send(CLOCK_TOPIC, seq, messages.Clock(s.clock.level_args()[0],
+                                                        s.phase != "over", clock[1]))
+        self.clock_sent = clock
 
     def _write_result(self, result: dict[str, Any]) -> None:
         self._write_json("result.json", result)

@@ -1,10 +1,11 @@
 """The director's journal: one SQLite file in ``[director] state_directory``.
 
-It holds the start (players, seed, starting chips, levels) and, in order, every table
-report the director applied, with its (table, seq), written before the report is applied,
-every change of a table's presence (online, offline), written before the director
-holds or releases that table's commands, and the players registered before the start
-(:mod:`pi_app.venue.desk`), each before it is taken.
+It holds the start (players, seed, starting chips, levels; the live director's clock start
+in wall time) and, in order, every table report the director applied, with its (table,
+seq), written before the report is applied, each tick of the live clock that ended a
+level (table 0), every change of a table's presence (online, offline), written before
+the director holds or releases that table's commands, and the players registered before
+the start (:mod:`pi_app.venue.desk`), each before it is taken.
 The director's state is a pure function of these rows (:mod:`engine.tournament.venue`):
 a restart replays them, which gives back the same state and the same commands with the
 same ``seq``, so the commands a table has not answered are sent again and nothing twice.
@@ -87,6 +88,15 @@ class DirectorJournal:
             raise DirectorJournalError(f"{self.path}: this journal is of another night "
                                        f"(other players, seed or structure)")
         return dict(json.loads(held))
+
+    def clock_start(self, now: float) -> float:
+        """The wall time (seconds) the live director's clock started: ``now`` on the first
+        call, journaled; the journaled one after a restart (the clock ran on meanwhile)."""
+        held = self._meta("clock_start")
+        if held is None:
+            self.db.execute("INSERT INTO meta VALUES ('clock_start', ?)", (repr(now),))
+            return now
+        return float(held)
 
     def append(self, table: int, seq: int, kind: str, args: tuple[Any, ...]) -> None:
         """Journal report ``seq`` of table ``table`` (durably, before it is applied)."""

@@ -41,7 +41,10 @@ class ModelTable:
     def take(self, order: Order) -> list[Report]:
         """The reports the table sends for ``order``."""
         assert not self.broken, f"table {self.number} got {order.kind} after its break"
-        assert order.for_hand == self.hand, (order, self.hand)
+        # a level applies at once (blinds up next hand): the live director sends it while
+        # a table plays; every other command is for the hand the table is at
+        assert order.for_hand == self.hand or (order.kind == "level" and
+                                               order.for_hand < self.hand), (order, self.hand)
         kind, args = order.kind, order.args
         if kind == "seat":
             player, seat, chips, _reason = args

@@ -57,7 +57,7 @@ def test_a_two_table_venue_plays_to_a_winner_and_no_unshown_hole_card_is_publish
         director = subprocess.Popen(
             [sys.executable, "-m", "pi_app.cli.main", "director", "--config", str(path),
              "--sim-players", "8", "--seed", "2", "--state-dir", str(tmp_path / "dir"),
-             "--timeout", "400"], cwd=ROOT_DIR, env=env, stdout=subprocess.PIPE,
+             "--timeout", "400", "--rounds"], cwd=ROOT_DIR, env=env, stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL)
         tables = [TableProcess(path, tmp_path / f"t{n}.db", broker.url, table=n, seed=2)
                   for n in (1, 2)]

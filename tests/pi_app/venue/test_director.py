@@ -55,7 +55,7 @@ def _director_process(venue: Venue, state: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "pi_app.cli.main", "director", "--config", str(venue.path),
          "--sim-players", str(len(PLAYERS)), "--seed", "5", "--state-dir",
-         str(venue.folder / state), "--timeout", str(TIMEOUT)],
+         str(venue.folder / state), "--timeout", str(TIMEOUT), "--rounds"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": os.getcwd()})
 

@@ -1,0 +1,169 @@
+"""The live director of a venue: each table's hand boundary answered as it arrives (pure).
+
+On a real night the tables do not play in step: a table that has finished its hand gets
+its balancing move, its break or its ``go`` at once, without waiting for the slowest table
+(docs/design/venue-topics.md, "Live: each table at its own boundary").  The rules are the
+rounds' (:mod:`engine.tournament.venue`: the same state, reports and orders); what differs
+is when they are decided:
+
+* **A hand's end** (``hand_finished``) is that table's boundary: its busts are placed at
+  once (below everyone still in; busted on the same hand: more chips at the start finishes
+  higher, equal chips share the better place), then the final table, a break or balancing
+  moves from it (:func:`engine.tournament.breaking.hand_finished`).
+* **Seats** of a moved player go out once the giving table has reported them ``moved``:
+  to a receiving table at its boundary for the hand it finished, to one in the middle of a
+  hand for that hand (the table seats them when it ends, :mod:`engine.table.venue`); a
+  table that has its ``go`` but has not reported its hand started yet gets the seat after
+  that report.  A seat refused is sent again; the player is pending until it is applied.
+* **Late entries** are drawn into a seat at the next report, and seated as a moved
+  player is.
+* **A go** goes to each open table of two players or more at its boundary once every
+  command it was sent is answered and no player is on the way to it.
+* **The final table:** once every remaining player fits at the host, a table at its
+  boundary is held (no more ``go``); when every open table is held or idle the final
+  table is drawn (:func:`engine.tournament.breaking.draw_final_table`).
+* **The clock** runs on the director's wall time: :func:`tick` takes the milliseconds
+  since the start and sends ``level`` to every open table when a level ends (blinds up
+  next hand).  The director journals a tick that changes the level with the reports, so a
+  restart replays the same orders with the same ``seq``.
+
+>>> from engine.tournament.venue import VenueSetup
+>>> setup = VenueSetup((9, 9), (1, 2), levels=((0, 50, 100, 0, 60_000), (1, 100, 200, 0, 0)))
+>>> state, orders = start(setup, [f"P{i}" for i in range(1, 13)], 1000, seed=7)
+>>> state.phase, tick(state, 30_000)[1]
+('live', [])
+>>> [(o.table, o.kind, o.args) for o in tick(state, 61_000)[1]]
+[(1, 'level', (1, 100, 200, 0)), (2, 'level', (1, 100, 200, 0))]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from engine.tournament import breaking, venue
+from engine.tournament.venue import Order, VenueSetup, VenueState, VenueStateError
+from engine.tournament.venue_clock import rank_busts
+
+__all__ = ["advance", "start", "step", "tick"]
+
+
+def start(setup: VenueSetup, players: Sequence[str], starting_chips: int,
+          seed: int | str) -> tuple[VenueState, list[Order]]:
+    """The opening draw, as :func:`engine.tournament.venue.start` makes it, for a live
+    night (phase ``live``: no rounds).  Raises as that function does."""
+    state, orders = venue.start(setup, players, starting_chips, seed)
+    state.phase = "live"
+    return state, orders
+
+
+def step(state: VenueState, table: int, seq: int, kind: str,
+         args: tuple[Any, ...]) -> tuple[VenueState, list[Order]]:
+    """:func:`engine.tournament.venue.step` with the live director's :func:`advance`."""
+    return venue.step(state, table, seq, kind, args, advance=advance)
+
+
+def tick(state: VenueState, elapsed_ms: int) -> tuple[VenueState, list[Order]]:
+    """The director's clock at ``elapsed_ms`` milliseconds of wall time since the start
+    (it never goes back: an earlier time changes nothing).  Returns the new state and a
+    ``level`` for every open table with players when a level ended (none otherwise); the
+    state given is left as it was.
+
+    Raises:
+        VenueStateError: ``elapsed_ms`` not a whole number >= 0.
+    """
+    if isinstance(elapsed_ms, bool) or not isinstance(elapsed_ms, int) or elapsed_ms < 0:
+        raise VenueStateError(f"the clock's time must be whole milliseconds >= 0, got "
+                              f"{elapsed_ms!r}")
+    new = state.clone()
+    if elapsed_ms <= new.clock_ms or new.phase == "over":
+        return new, []
+    changed = new.clock.advance(elapsed_ms - new.clock_ms)
+    new.clock_ms = elapsed_ms
+    if not changed:
+        return new, []
+    return new, [new.order(t.number, "level", *new.clock.level_args())
+                 for t in new.seating.open_tables() if t.count]
+
+
+def advance(s: VenueState) -> list[Order]:
+    """The orders due now on a live night: each table's boundary that has come in, the
+    seats that can go, the ``go`` of each table ready for its next hand."""
+    orders: list[Order] = []
+    for t in sorted(s.tables.values(), key=lambda t: t.number):
+        if t.report is not None:
+            orders += _boundary(s, t.number)
+            if s.phase == "over":
+                return orders
+    if s.entering:
+        venue.seat_entries(s, live=True)
+    orders += _seats(s)
+    orders += _deal(s)
+    return orders
+
+
+def _boundary(s: VenueState, number: int) -> list[Order]:
+    t = s.tables[number]
+    assert t.report is not None
+    chips, busted, elapsed = t.report
+    s.digest(["hand", number, t.hand, [chips, busted, elapsed]])
+    t.playing, t.started, t.report = False, False, None
+    for player, place in rank_busts(busted, s.remaining()).items():
+        s.places[player] = place
+        del s.chips[player]
+    out = [p for p, _c in sorted(busted, key=lambda b: (b[1], b[0]))]
+    s.seating, moves = breaking.hand_finished(s.seating, number, out, s.rng)
+    if s.remaining() == 1:
+        (winner,) = s.chips
+        s.places[winner] = 1
+        s.phase = "over"
+        return []
+    return venue.send_moves(s, moves)
+
+
+def _seats(s: VenueState) -> list[Order]:
+    """A seat for each player who has left the giving table, at a receiving table that
+    knows which hand the seat follows."""
+    orders = []
+    for player, m in sorted(s.transit.items(), key=lambda kv: (kv[1].to_table,
+                                                                 kv[1].to_seat)):
+        t = s.tables[m.to_table]
+        if not m.left or m.seated or (t.playing and not t.started):
+            continue
+        o = s.order(m.to_table, "seat", player, m.to_seat, s.chips[player], m.reason,
+                    for_hand=t.hand + 1 if t.playing else t.hand)
+        s.transit[player] = replace(m, seated=o.seq)
+        orders.append(o)
+    return orders
+
+
+def _deal(s: VenueState) -> list[Order]:
+    """A ``go`` to each table ready for its next hand; a table at its boundary is held
+    once the final table is due, and the final table is drawn when every one is."""
+    orders: list[Order] = []
+    arriving = {m.to_table for m in s.transit.values()}
+    for table in s.seating.open_tables():
+        t = s.tables[table.number]
+        if t.playing or table.held or table.count < 2 or s.awaiting.get(t.number) \
+                or t.number in arriving:
+            continue
+        if breaking.final_table_due(s.seating):
+            drawn = _hold(s, t.number)
+            if drawn:  # the final table is drawn: its host waits for its players
+                return orders + drawn
+            continue
+        o = s.order(t.number, "go", t.hand + 1, awaited=False)
+        t.playing, t.started, t.go_seq = True, False, o.seq
+        s.round += 1
+        orders.append(o)
+    return orders
+
+
+def _hold(s: VenueState, number: int) -> list[Order]:
+    seating = s.seating.with_table(replace(s.seating.table(number), held=True))
+    if not all(t.held or breaking.idle(t) for t in seating.open_tables()):
+        s.seating = seating
+        return []
+    s.seating, moves = breaking.draw_final_table(seating, s.rng)
+    return venue.send_moves(s, moves)

@@ -1,0 +1,88 @@
+"""The live director (pi_app/venue/director.py with ``live``, ``pokertable director``
+without ``--rounds``) through a real Mosquitto: a venue of model tables played to a winner
+with each table's boundary answered as it arrives, and the clock on wall time: a level
+that ends is journaled and sent to every table, the clock is republished at least every
+5 s, and a restarted director keeps the clock's start and the commands' numbers."""
+
+from __future__ import annotations
+
+import json
+
+from engine.tournament.structure_file import load_structure
+from pi_app.venue.director import CLOCK_ROW, Director
+from pi_app.venue.node import command_topic
+from tests.pi_app.venue.test_director import PLAYERS, TIMEOUT, check_result
+from tests.pi_app.venue.venue_fixture import Venue
+
+
+def test_the_live_director_plays_a_venue_to_a_winner_through_the_broker(tmp_path):
+    venue = Venue(tmp_path)
+    try:
+        venue.start_tables()
+        director = Director(venue.config, PLAYERS, 5, venue.folder / "state", live=True)
+        result = director.run(TIMEOUT)
+        check_result(result, PLAYERS)
+        assert result["tables_broken"] == 1
+        chips = load_structure("mini").starting_stack * len(PLAYERS)
+        assert venue.chips_at_tables() == chips
+        assert all(n.finished.wait(10) for n in venue.nodes)
+        assert [e for n in venue.nodes for e in n.errors] == []
+    finally:
+        venue.close()
+    stored = json.loads((venue.folder / "state" / "result.json").read_text())
+    assert stored == result
+
+
+class Wall:
+    """A wall clock the test moves (seconds)."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def _gunpowder(venue: Venue) -> None:
+    venue.path.write_text(venue.path.read_text().replace('"mini"', '"gunpowder"'))
+
+
+def test_the_live_clock_runs_on_wall_time_is_journaled_and_republished(tmp_path):
+    venue = Venue(tmp_path)
+    _gunpowder(venue)
+    from pi_app.venue.config import load_venue
+
+    config = load_venue(venue.path)
+    wall = Wall(1_000_000.0)
+    state = venue.folder / "state"
+    try:
+        d = Director(config, PLAYERS, 5, state, live=True, wall=wall)
+        first = d.clock_seq  # published as it starts
+        seats = {n: d.node.unacknowledged(command_topic(n)) for n in (1, 2)}
+        d.tick()
+        assert d.clock_seq == first  # less than 5 s since: not again
+        d.clock_at -= 5.0
+        d.tick()
+        assert d.clock_seq > first  # republished (retained) after 5 s
+        wall.t += 600.0  # the first level (10 minutes) is over
+        d.tick()
+        assert d.state.clock.position == 1
+        rows = [r for r in d.journal.reports() if r[0] == CLOCK_ROW]
+        assert rows == [(CLOCK_ROW, 1, "clock", (600_000,))]
+        sent = {n: d.node.unacknowledged(command_topic(n)) for n in (1, 2)}
+        assert all(len(sent[n]) == len(seats[n]) + 1 for n in (1, 2))  # one level each
+        last_clock = d.clock_seq
+        d.node.close()
+        d.journal.close()
+        wall.t += 30.0
+        again = Director(config, PLAYERS, 5, state, live=True, wall=wall)
+        assert again.clock_start == 1_000_000.0 and again.state.clock.position == 1
+        assert again.state.clock.remaining_ms() == 600_000  # replayed to the level's end
+        again.tick()
+        assert again.state.clock.remaining_ms() == 570_000  # the clock ran on meanwhile
+        assert {n: again.node.unacknowledged(command_topic(n)) for n in (1, 2)} == sent
+        assert again.clock_seq > last_clock
+        again.node.close()
+        again.journal.close()
+    finally:
+        venue.close()
