@@ -210,8 +210,12 @@ def next_hand_applies(core: ConsoleCore) -> bool:
     button only then): between hands, once the tournament has started and while it is
     not over; after a misdeal or a fouled deck, the hand dealt again (TDA 35-C); or the
     stub reshuffled that a ruling asks for (``TableCore._dealer_button``).  Never
-    while a seat is to act."""
+    while a seat is to act.  At a venue table, between hands: once the director's ``go``
+    for the next hand has come (engine/table/venue.py)."""
     proc, tour = core.proc, core.tournament
+    venue = getattr(core, "venue", None)
+    if venue is not None and not core.in_hand and not (proc is not None and proc.stopped):
+        return not venue.broken and venue.go_hand > core.hand_number  # the director's go
     if core.console.ended or not tour.clock.started:
         return False
     if proc is not None and proc.stopped:

@@ -3,8 +3,10 @@
 The table plays its hands as ever; the director of the venue (docs/design/venue-topics.md)
 owns who sits where, the level, the places and when the next hand is dealt.  Here:
 
-* :func:`run` wraps every input the core applies: NEXT HAND deals only a hand the director
-  has said ``go`` for (and never at a broken table); a hand dealt is reported
+* :func:`run` wraps every input the core applies: NEXT HAND (the dealer box's or the
+  console's) deals only a hand the director has said ``go`` for (and never at a broken
+  table), the first one starting the table's tournament with its clock paused; the
+  console's ``start`` is refused (the director starts the venue); a hand dealt is reported
   (``hand_started``), a hand ended is reported (``hand_finished``: chips by player, the
   players busted with their chips at the start of the hand, the table-clock milliseconds
   it took) and the commands held for its end are applied; a table has no winner and no
@@ -34,6 +36,7 @@ from typing import Any
 from engine.effects import Effect, LogLine, Notice, VenueReport
 from engine.errors import IllegalActionError
 from engine.events import (
+    ConsoleCommand,
     DealerButton,
     DealerCommand,
     Event,
@@ -51,6 +54,8 @@ from engine.table.venue_state import (
 from engine.tournament.entrant import Entrant
 
 MAX_MS = 24 * 3600 * 1000
+#: console commands that start a table's own tournament: the director's at a venue table
+LOCAL_STARTS = ("start", "start_round")
 
 
 class VenueRefusal(IllegalActionError):
@@ -73,8 +78,11 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
     venue mode does (see the module docstring); the core's venue state is replaced only
     once everything succeeded."""
     v = _venue(core)
-    dealing = (isinstance(event, DealerButton) and event.button == "next_hand"
-               and not core.in_hand and not (core.proc is not None and core.proc.stopped))
+    if isinstance(event, ConsoleCommand) and event.command in LOCAL_STARTS:
+        raise VenueWaitError("the venue's director starts the tournament and its clock: "
+                             "NEXT HAND deals once the director says go")
+    dealing = _next_hand(event) and not core.in_hand and not (
+        core.proc is not None and core.proc.stopped)
     if dealing:
         verify_deal(core)
     if dealing and not core.tournament.clock.started and len(core.tournament.active()) >= 2:
@@ -106,6 +114,12 @@ def verify_deal(core: Any) -> None:
         raise VenueWaitError("this table is broken: its players have moved")
     if core.hand_number + 1 > v.go_hand:
         raise VenueWaitError(f"waiting for the director's go for hand {core.hand_number + 1}")
+
+
+def _next_hand(event: Event) -> bool:
+    """NEXT HAND: the dealer box's key, or the console's (``pokertable ctl next-hand``)."""
+    return (isinstance(event, DealerButton) and event.button == "next_hand") or (
+        isinstance(event, ConsoleCommand) and event.command == "next_hand")
 
 
 def _start_clock(core: Any, t: float) -> list[Effect]:

@@ -38,6 +38,7 @@ from pi_app.screens.pairing import draw_pairing, pairing_of
 from pi_app.screens.season import draw_season, season_of
 from pi_app.screens.table import draw_table
 from pi_app.screens.theme import ACCENT, BG, MUTED, Canvas
+from pi_app.screens.venue_banner import draw_venue_banner, venue_banner_of
 from pi_app.screens.wheel import draw_wheel, wheel_angle
 from pi_app.screens.winner import draw_winner
 
@@ -114,7 +115,7 @@ def _layout_drawn(state: ScreenState) -> str:
 
 def _draw_overlays(root: Canvas, state: ScreenState, layout: str, top: float) -> None:
     """What is drawn over the layout, in this order: the wheel, the odds panel, the
-    season, the pairing code, the ruling banner, the status strip."""
+    season, the venue banner, the pairing code, the ruling banner, the status strip."""
     if state.wheel is not None:
         draw_wheel(Canvas(root.surface, root.rect(0, top, root.dw, root.dh - top),
                           faces=root.faces), state.wheel, state.now)
@@ -123,6 +124,9 @@ def _draw_overlays(root: Canvas, state: ScreenState, layout: str, top: float) ->
     season = season_of(state)
     if season is not None:
         draw_season(root, *season, state.clock)
+    banner = venue_banner_of(state)
+    if banner is not None:
+        draw_venue_banner(root, banner)
     pairing = pairing_of(state)
     if pairing is not None:
         draw_pairing(root, *pairing)

@@ -11,7 +11,8 @@ once ready, logs in to the venue's broker as the table's user
 * after every event the loop handled (a loop observer, on the loop's thread) the reports
   not sent yet go out and the public view is published when it changed; what is not
   acknowledged is sent again every few seconds;
-* the TV shows the director's clock (a TV overlay).
+* the TV shows the director's clock and what the table waits for ("Waiting for the
+  director", "Final table": TV overlays).
 
 After a restart the reports wait until the director's retained state says what it has
 applied (at most :data:`STATE_WAIT` seconds), so only the others are sent again.
@@ -51,6 +52,7 @@ class VenueJoin:
         self._public: Any = None
         service.loop.observers.append(self._after_event)
         service.loop.tv_overlays.append(self.table.clock.overlay(time.monotonic))
+        service.loop.tv_overlays.append(self.table.banner(lambda: service.core))
 
     def start(self) -> VenueJoin:
         self.node.start()

@@ -96,6 +96,7 @@ class VenueTableSim:
             ca_file=self.venue.ca_file)
         self.table = TableNode(self.node, opts.table)
         self.sim.loop.tv_overlays.append(self.table.clock.overlay(time.monotonic))
+        self.sim.loop.tv_overlays.append(self.table.banner(lambda: self.sim.core))
         self._public: Any = None
         self._holding = opts.resume  # no report goes out before the director's state
 

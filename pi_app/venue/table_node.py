@@ -19,6 +19,9 @@ The table's side of docs/design/venue-topics.md, over a :class:`pi_app.venue.nod
 * **The clock.**  The director's retained clock is followed on the TV:
   :class:`DirectorClock` counts down on the table's own monotonic clock from the last sync
   and :meth:`DirectorClock.overlay` puts it on the screen state the TV draws.
+* **The banner.**  :meth:`TableNode.banner` puts on the TV what the table waits for
+  ("Waiting for the director" between hands until the ``go``) and "Final table" once the
+  director has drawn it at this table.
 """
 
 from __future__ import annotations
@@ -194,6 +197,32 @@ class TableNode:
     def unacknowledged(self, outbox: list[dict[str, Any]]) -> int:
         """How many reports of ``outbox`` the director has not acknowledged yet."""
         return sum(1 for r in outbox if r["seq"] > (self.acked or 0))
+
+    def banner_words(self, core: Any) -> str | None:
+        """What the TV's venue banner says now for ``core`` (a table in venue mode):
+        "Final table" once the director has drawn it here, "Waiting for the director"
+        between hands until its ``go`` (or "This table is broken"), or None."""
+        v = core.venue
+        state = self.director_state
+        if v is None or (state is not None and state.finished):
+            return None
+        if v.broken:
+            return "This table is broken: players go to their new seats"
+        final = state is not None and state.final_table == self.table
+        between = not core.in_hand and not (core.proc is not None and core.proc.stopped)
+        waiting = between and v.go_hand <= core.hand_number
+        if final:
+            return "Final table: waiting for the director" if waiting else "Final table"
+        return "Waiting for the director" if waiting else None
+
+    def banner(self, core: Callable[[], Any]) -> Callable[[ScreenState], ScreenState]:
+        """A TV overlay (:attr:`pi_app.service.loop.ServiceLoop.tv_overlays`) putting
+        :meth:`banner_words` of ``core()`` on the screen (:mod:`pi_app.screens.venue_banner`)."""
+        from pi_app.screens.venue_banner import with_venue_banner
+
+        def apply(screen: ScreenState) -> ScreenState:
+            return with_venue_banner(screen, self.banner_words(core()))
+        return apply
 
     def publish_public(self, seq: int, body: TablePublic) -> None:
         """Publish the retained public view as message ``seq`` (the journal's last record:

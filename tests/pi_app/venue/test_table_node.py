@@ -141,3 +141,33 @@ def test_the_public_view_leaves_out_a_seat_left_since_the_last_hand_and_names_no
     assert body.players == (("Bob", 5, 700), ("Ann", 6, 900))
     encode(Envelope("table1", 1, body))
     assert [p for p, _s, _c in public_body(screen, level=2, applied=9).players] == ["Ann", "Bob"]
+
+
+def test_the_tv_says_it_waits_for_the_director_and_says_final_table():
+    import pygame
+
+    from pi_app.screens.render import draw_screen
+    from pi_app.screens.theme import record_texts
+    from pi_app.screens.venue_banner import venue_banner_of
+
+    core = _core()
+    table = TableNode(FakeNode(), 1)
+    overlay = table.banner(lambda: core)
+    seq = _seated(core)
+    assert table.banner_words(core) == "Waiting for the director"
+    _apply(core, Envelope("director", seq + 1, Go(1), 0))
+    assert table.banner_words(core) is None  # the go has come: NEXT HAND deals
+    core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
+    assert table.banner_words(core) is None  # a hand in play
+    table.on_state(VenueState(3, (), (), (), ((1, 0),), (2,), 1, False))
+    assert table.banner_words(core) == "Final table"
+    while core.in_hand or (core.proc is not None and core.proc.stopped):
+        core.apply(step_event(next_step(core, seed=SEED), core))
+    screen = overlay(core.screen_state())
+    assert venue_banner_of(screen) == "Final table: waiting for the director"
+    surface = pygame.Surface((1920, 1080))
+    with record_texts() as drawn:
+        draw_screen(surface, screen)
+    assert "Final table: waiting for the director" in [t.text for t in drawn]
+    table.on_state(VenueState(9, (), (), (("Ann", 1),), ((1, 0),), (2,), 1, True))
+    assert venue_banner_of(overlay(core.screen_state())) is None  # the venue is over
