@@ -47,6 +47,7 @@ from engine.table.console_commands import COMMANDS, Spec
 from engine.table.console_core import ConsoleCore
 from engine.table.console_players import fold_away
 from engine.table.console_venue import verify_venue_chips
+from engine.table.venue import verify_console
 from engine.table.verify import verify_time
 
 __all__ = ["AUDIT_SHOWN", "MAX_NAME", "ROLES", "ConsoleCommandError", "ConsoleRefused",
@@ -128,10 +129,12 @@ def precheck(core: ConsoleCore, event: Event) -> Refusal | None:
 def verify_command(core: ConsoleCore, event: ConsoleCommand) -> Spec:
     """The command of ``event``; raises as :meth:`engine.table.core.TableCore.apply` of
     the console command ``event`` would (its time before the last event's, the role, the
-    request, the command's own ``verify``, the venue's chip count); changes and copies
+    request, at a venue table no local start, the command's own ``verify``, the venue's
+    chip count); changes and copies
     nothing."""
     verify_time(core, event.t)
     spec = _check_command(core, event)
+    verify_console(core, event.command)  # at a venue table: no local start
     args = dict(event.args)
     spec.verify(core, args, event.t)
     verify_venue_chips(core, event.command, args)

@@ -227,7 +227,8 @@ def next_hand_applies(core: ConsoleCore) -> bool:
 
 def verify_next_hand(core: ConsoleCore, args: dict[str, Any], t: float) -> None:
     no_args(args)
-    if not core.tournament.clock.started:
+    # a venue table's first NEXT HAND starts its tournament (engine/table/venue.py)
+    if not core.tournament.clock.started and getattr(core, "venue", None) is None:
         raise ConsoleRefused("start the tournament first")
     verify_dealer_next_hand(core, t)
 

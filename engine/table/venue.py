@@ -78,14 +78,14 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
     venue mode does (see the module docstring); the core's venue state is replaced only
     once everything succeeded."""
     v = _venue(core)
-    if isinstance(event, ConsoleCommand) and event.command in LOCAL_STARTS:
-        raise VenueWaitError("the venue's director starts the tournament and its clock: "
-                             "NEXT HAND deals once the director says go")
+    if isinstance(event, ConsoleCommand):
+        verify_console(core, event.command)
     dealing = _next_hand(event) and not core.in_hand and not (
         core.proc is not None and core.proc.stopped)
-    if dealing:
-        verify_deal(core)
-    if dealing and not core.tournament.clock.started and len(core.tournament.active()) >= 2:
+    if dealing and isinstance(event, DealerButton):
+        verify_deal(core)  # the console's NEXT HAND says so in its own verify, in order
+    if dealing and not core.tournament.clock.started and len(core.tournament.active()) >= 2 \
+            and not v.broken and v.go_hand > core.hand_number:
         effects = _start_clock(core, event.t)
         return effects + run(core, event, apply)
     hand_before, was_in_hand = core.hand_number, core.in_hand
@@ -102,6 +102,14 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
             raise
     _check_chips(core)
     return effects
+
+
+def verify_console(core: Any, command: str) -> None:
+    """Raises VenueWaitError for a console command a venue table does not take: a local
+    start (the director starts the venue and its clock); nothing outside venue mode."""
+    if core.venue is not None and command in LOCAL_STARTS:
+        raise VenueWaitError("the venue's director starts the tournament and its clock: "
+                             "NEXT HAND deals once the director says go")
 
 
 def verify_deal(core: Any) -> None:
