@@ -10,7 +10,6 @@ import json
 
 from engine.tournament.structure_file import load_structure
 from pi_app.venue.director import CLOCK_ROW, Director
-from pi_app.venue.node import command_topic
 from tests.pi_app.venue.test_director import PLAYERS, TIMEOUT, check_result
 from tests.pi_app.venue.venue_fixture import Venue
 
@@ -58,7 +57,9 @@ def test_the_live_clock_runs_on_wall_time_is_journaled_and_republished(tmp_path)
     try:
         d = Director(config, PLAYERS, 5, state, live=True, wall=wall)
         first = d.clock_seq  # published as it starts
-        seats = {n: d.node.unacknowledged(command_topic(n)) for n in (1, 2)}
+        sent: list = []
+        send = d._send
+        d._send = lambda orders: (sent.extend(orders), send(orders))  # type: ignore
         d.tick()
         assert d.clock_seq == first  # less than 5 s since: not again
         d.clock_at -= 5.0
@@ -69,8 +70,9 @@ def test_the_live_clock_runs_on_wall_time_is_journaled_and_republished(tmp_path)
         assert d.state.clock.position == 1
         rows = [r for r in d.journal.reports() if r[0] == CLOCK_ROW]
         assert rows == [(CLOCK_ROW, 1, "clock", (600_000,))]
-        sent = {n: d.node.unacknowledged(command_topic(n)) for n in (1, 2)}
-        assert all(len(sent[n]) == len(seats[n]) + 1 for n in (1, 2))  # one level each
+        assert sorted((o.table, o.kind, o.args[0]) for o in sent) == [
+            (1, "level", 1), (2, "level", 1)]  # blinds up next hand, at each table
+        numbers = {n: t.next_seq for n, t in d.state.tables.items()}
         last_clock = d.clock_seq
         d.node.close()
         d.journal.close()
@@ -80,7 +82,7 @@ def test_the_live_clock_runs_on_wall_time_is_journaled_and_republished(tmp_path)
         assert again.state.clock.remaining_ms() == 600_000  # replayed to the level's end
         again.tick()
         assert again.state.clock.remaining_ms() == 570_000  # the clock ran on meanwhile
-        assert {n: again.node.unacknowledged(command_topic(n)) for n in (1, 2)} == sent
+        assert {n: t.next_seq for n, t in again.state.tables.items()} == numbers
         assert again.clock_seq > last_clock
         again.node.close()
         again.journal.close()
