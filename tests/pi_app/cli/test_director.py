@@ -69,7 +69,8 @@ def test_a_night_begun_resumes_without_its_players_given_again(tmp_path, capsys)
     port = free_port()
     path = write_venue(tmp_path, 2, 6, port)
     venue = load_venue(path)
-    Director(venue, ["Ann", "Bob", "Cyd"], venue.seed, venue.state_directory).journal.close()
+    Director(venue, ["Ann", "Bob", "Cyd"], venue.seed, venue.state_directory,
+             live=True).journal.close()  # as the command begins a night: live
     assert main(["director", "--config", str(path), "--timeout", "2"]) == 1  # no broker
     err = capsys.readouterr().err
     assert "did not finish in time" in err and "register the players" not in err
