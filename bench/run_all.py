@@ -31,6 +31,7 @@ SHORT = [
     ("bench_console.py", ["--clients", "20", "--commands", "100", "--idle", "10"]),
     ("bench_page_weight.py", []),
     ("bench_venue.py", []),
+    ("bench_venue_live.py", ["--live-seconds", "60", "--skip-night"]),
 ]
 #: each bench once in a tiny size (tests/test_benches.py)
 TINY = {
@@ -51,6 +52,8 @@ TINY = {
     "bench_console.py": ["--clients", "2", "--commands", "3", "--idle", "0.5"],
     "bench_page_weight.py": [],
     "bench_venue.py": ["--tables", "2", "--players", "10", "--nights", "1", "--hands", "5"],
+    "bench_venue_live.py": ["--live-seconds", "15", "--live-tables", "2", "--live-players",
+                            "8", "--night-tables", "2", "--night-players", "6"],
 }
 
 

@@ -54,7 +54,8 @@ class VenueRunError(DeviceError):
 @dataclass
 class VenueSimOptions:
     """``--tables``, ``--players`` (``P01``...), ``--seed``; ``broker`` and ``config``:
-    an outside broker and the venue file its users were made from."""
+    an outside broker and the venue file its users were made from; ``live``: the director
+    answers each table as it arrives (its clock on wall time) instead of in rounds."""
 
     tables: int = 3
     players: int = 24
@@ -62,6 +63,7 @@ class VenueSimOptions:
     broker: str | None = None
     config: str | None = None
     timeout: float = RUN_TIMEOUT
+    live: bool = False  #: the live director (the benches), not the deterministic rounds
 
     def check(self) -> None:
         if not 1 <= self.tables <= MAX_TABLES:
@@ -135,7 +137,8 @@ class SimVenue:
         self.director = subprocess.Popen(
             [*_cli(), "director", "--config", str(self.path), "--sim-players",
              str(self.opts.players), "--seed", str(self.opts.seed),
-             "--state-dir", str(self.folder / "director"), "--rounds",
+             "--state-dir", str(self.folder / "director"),
+             *([] if self.opts.live else ["--rounds"]),
              "--timeout", str(self.opts.timeout)],
             stdout=subprocess.PIPE, stderr=self._log("director"), text=True,
             start_new_session=True)
