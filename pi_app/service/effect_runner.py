@@ -24,6 +24,36 @@ log = logging.getLogger("pokertable.effects")
 core_log = logging.getLogger("pokertable.core")
 
 
+_RANKS = frozenset("23456789TJQKA")
+_SUITS = frozenset("cdhs")
+
+
+def hides_only_cards(public: str, private: str) -> bool:
+    """True when ``public`` is ``private`` with at least one card (a rank and a suit, as
+    PHH writes it: ``As``) written as ``??`` and nothing else changed.
+
+    >>> hides_only_cards("p1 AsKs p2 ????", "p1 AsKs p2 7h2c")
+    True
+    >>> hides_only_cards("p1 AsKd p2 ????", "p1 AsKs p2 7h2c")
+    False
+    >>> hides_only_cards("p1 AsKs p2 7h2c", "p1 AsKs p2 7h2c")
+    False
+    """
+    parts = public.split("??")
+    if len(public) != len(private) or len(parts) < 2:
+        return False
+    pos = 0
+    for i, part in enumerate(parts):
+        if not private.startswith(part, pos):
+            return False
+        pos += len(part)
+        if i < len(parts) - 1:
+            if private[pos:pos + 1] not in _RANKS or private[pos + 1:pos + 2] not in _SUITS:
+                return False
+            pos += 2
+    return pos == len(private)
+
+
 def write_atomic(path: Path, text: str, mode: int = 0o600) -> None:
     """Write ``text`` to ``path`` durably: temp file, fsync, rename, fsync of the directory.
 
@@ -130,11 +160,12 @@ class EffectRunner:
         file is compared with it.  A public history's text is made only when it must be:
         for the last hand, when its file is missing, or when the same hand's private file
         was not found intact.  Otherwise its file is taken as it is when it has the
-        private text's length and is not the private text itself: the public text hides
-        each hole card not shown behind ``??``, two characters for a card's two, so a
-        truncated or overwritten file, or one showing every hand, has its text made and
-        compared (the public text of a hand whose every card was shown is the private
-        one).  A file of the right length damaged in place is not noticed."""
+        private text with some of its cards hidden (`hides_only_cards`): the public text
+        hides each hole card not shown behind ``??``, two characters for a card's two, so
+        a truncated, overwritten or changed file, or one showing every hand, has its text
+        made and compared (the public text of a hand whose every card was shown is the
+        private one).  Left unnoticed: a file of an earlier hand where a hidden card was
+        written back in its place (a deliberate edit, not damage)."""
         intact: dict[int, str] = {}  # hand -> its private text, found on disk as it is
         last = max((h.hand_number for h in histories), default=None)
         for effect in histories:
@@ -150,8 +181,7 @@ class EffectRunner:
                 intact[effect.hand_number] = on_disk
                 continue
             if not effect.private and on_disk is not None and private is not None \
-                    and effect.hand_number != last and len(on_disk) == len(private) \
-                    and on_disk != private:
+                    and effect.hand_number != last and hides_only_cards(on_disk, private):
                 continue
             if on_disk != effect.phh:
                 self.write_history(effect)

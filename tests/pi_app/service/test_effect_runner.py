@@ -69,3 +69,13 @@ def test_the_last_hands_public_file_is_compared_in_full(tmp_path: Path) -> None:
     files(d, 5)[1].write_text(damaged)
     runner.run(redo(range(1, 6), []), replay=True)
     assert files(d, 5)[1].read_text() == PUBLIC.format(n=5)
+
+
+def test_an_earlier_public_file_changed_in_place_is_written_again(tmp_path: Path) -> None:
+    runner, d = written(tmp_path)
+    damaged = PUBLIC.format(n=2).replace("AsKs", "AsKd")  # the same length, not the last hand
+    files(d, 2)[1].write_text(damaged)
+    made: list[int] = []
+    runner.run(redo(range(1, 6), made), replay=True)
+    assert files(d, 2)[1].read_text() == PUBLIC.format(n=2)
+    assert sorted(made) == [2, 5]
