@@ -51,11 +51,13 @@ def test_the_director_plays_a_venue_to_a_winner_through_the_broker(venue):
     assert [e for n in venue.nodes for e in n.errors] == []
 
 
-def _director_process(venue: Venue, state: str) -> subprocess.Popen[str]:
+def _director_process(venue: Venue, state: str, rounds: bool = True
+                      ) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "pi_app.cli.main", "director", "--config", str(venue.path),
          "--sim-players", str(len(PLAYERS)), "--seed", "5", "--state-dir",
-         str(venue.folder / state), "--timeout", str(TIMEOUT), "--rounds"],
+         str(venue.folder / state), "--timeout", str(TIMEOUT),
+         *(["--rounds"] if rounds else [])],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "PYTHONPATH": os.getcwd()})
 
