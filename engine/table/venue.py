@@ -6,7 +6,8 @@ owns who sits where, the level, the places and when the next hand is dealt.  Her
 * :func:`run` wraps every input the core applies: NEXT HAND (the dealer box's or the
   console's) deals only a hand the director has said ``go`` for (and never at a broken
   table), the first one starting the table's tournament with its clock paused; the
-  console's ``start`` is refused (the director starts the venue); a hand dealt is reported
+  console's ``start``, ``register``, ``seat_draw`` and ``late_entry`` are refused (the
+  director starts the venue and enters the players); a hand dealt is reported
   (``hand_started``), a hand ended is reported (``hand_finished``: chips by player, the
   players busted with their chips at the start of the hand, the table-clock milliseconds
   it took) and the commands held for its end are applied; a table has no winner and no
@@ -56,6 +57,9 @@ from engine.tournament.entrant import Entrant
 MAX_MS = 24 * 3600 * 1000
 #: console commands that start a table's own tournament: the director's at a venue table
 LOCAL_STARTS = ("start", "start_round")
+#: console commands that enter players at the table: the director's at a venue table (a
+#: player seated here by hand would be outside the venue's count of players and chips)
+LOCAL_ENTRIES = ("register", "seat_draw", "late_entry")
 
 
 class VenueRefusal(IllegalActionError):
@@ -106,10 +110,14 @@ def run(core: Any, event: Event, apply: Callable[[], list[Effect]]) -> list[Effe
 
 def verify_console(core: Any, command: str) -> None:
     """Raises VenueWaitError for a console command a venue table does not take: a local
-    start (the director starts the venue and its clock); nothing outside venue mode."""
+    start (the director starts the venue and its clock), a local registration, seat draw
+    or late entry (the director's); nothing outside venue mode."""
     if core.venue is not None and command in LOCAL_STARTS:
         raise VenueWaitError("the venue's director starts the tournament and its clock: "
                              "NEXT HAND deals once the director says go")
+    if core.venue is not None and command in LOCAL_ENTRIES:
+        raise VenueWaitError("the venue's director registers the players and seats them "
+                             "at the tables: register them on the venue's console")
 
 
 def verify_deal(core: Any) -> None:

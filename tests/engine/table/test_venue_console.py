@@ -58,3 +58,18 @@ def test_after_a_hand_the_console_waits_for_the_next_go():
     assert not next_hand_applies(core)
     with pytest.raises(VenueWaitError, match="go for hand 2"):
         core.apply(_console(core, "next_hand"))
+
+
+@pytest.mark.parametrize("command, args", [
+    ("register", {"name": "Zed"}), ("seat_draw", {}), ("late_entry", {"name": "Zed"})])
+def test_players_are_not_entered_at_a_venue_table_but_by_the_director(command, args):
+    core, d = _table()
+    _seat_draw(core, d)
+    before = _snap(core)
+    ev = ConsoleCommand(t=core.last_t + 1, command=command, role="director", args=args)
+    assert "director registers the players" in precheck(core, ev)
+    with pytest.raises(VenueWaitError, match="register them on the venue's console"):
+        core.apply(ev)
+    assert _snap(core) == before
+    d.send("go", hand=1)  # the director's commands still apply and are reported
+    assert core.venue.mark == 5 and core.venue.outbox[-1]["kind"] == "applied"

@@ -3,7 +3,8 @@ services with ``[venue]`` and ``[console]`` (one of them with ``registration = t
 each a real process, through a real Mosquitto; the tables are driven as a dealer drives
 them, through their consoles (``pokertable ctl``'s client).
 
-* a table with ``registration = true`` reports to the director like any other;
+* a table with ``registration = true`` reports to the director like any other, and
+  registers no player of its own (the director does);
 * a local ``start`` is refused (the director starts the venue), and NEXT HAND deals
   nothing before the director's ``go``;
 * once the director's ``go`` has come, NEXT HAND deals without any local start, at both
@@ -132,6 +133,8 @@ def test_a_live_night_deals_on_the_directors_go_and_never_before(night):
         tables[1].json("POST", "/api/start", {})
     with pytest.raises(CtlRefused, match="go"):
         tables[2].json("POST", "/api/next-hand", {})
+    with pytest.raises(CtlRefused, match="director registers the players"):
+        tables[1].json("POST", "/api/register", {"name": "Walk In"})
     night.start_director()
     # the table with registration = true reports like the other (its seats applied)
     for n in (1, 2):
