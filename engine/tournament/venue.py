@@ -490,7 +490,8 @@ def seat_entries(s: VenueState, live: bool = False) -> list[Order]:
     """The late entries taken since the last boundary, each drawn into a seat (in the
     order they came), as ``seat`` orders (reason ``late_entry``); one that no longer fits
     (the final table drawn in that boundary) is left out, bought in for nothing, and the
-    history says so.  Called where the boundary's moves are seated (changes ``s``).
+    history says so.  Places count every entry: each entry seated puts every player
+    already out one place lower, so the first out finishes last of all the entries.  Called where the boundary's moves are seated (changes ``s``).
     ``live``: no seat is sent here, the player is on the way to the table drawn
     (``transit``) and the live director seats them when that table knows which hand the
     seat follows."""
@@ -512,6 +513,8 @@ def seat_entries(s: VenueState, live: bool = False) -> list[Order]:
             record.append([player, m.to_table, m.to_seat, chips])
         s.chips[player] = chips
         s.bought_in += chips
+        for out in s.places:  # one more entry: everyone already out finishes a place lower
+            s.places[out] += 1
     if record:
         s.digest(["entries", record])
     s.entering.clear()

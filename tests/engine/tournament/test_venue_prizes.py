@@ -160,3 +160,46 @@ def test_a_late_entry_is_refused_when_it_cannot_be_taken():
         enter(taken, "D", 500)
     with pytest.raises(VenueStateError, match="no seat is left"):
         enter(taken, "E", 500)
+
+
+def _ranked(places: dict[str, int]) -> bool:
+    """Places as a ranking of every entry: each place p has p - 1 players above it (tied
+    players share the better place), and the worst place is at most the entries."""
+    values = list(places.values())
+    return all(sum(1 for v in values if v < p) == p - 1 for p in values) \
+        and max(values) <= len(values)
+
+
+class _OutBeforeEntry(LateNight):
+    """A LateNight that notes how many players were out when each late entry was taken
+    (an entry the venue has no seat for is refused, and not counted)."""
+
+    out_at_entry: list[int] = []
+
+    def check_chips(self):
+        Night.check_chips(self)
+        for name in self.entries.pop(self.rounds, []):
+            try:
+                self.state = enter(self.state, name, 700)
+            except VenueStateError as exc:
+                assert "no seat is left" in str(exc) or "final table" in str(exc)
+                continue
+            self.out_at_entry.append(len(self.state.places))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_late_entries_after_busts_push_everyone_out_one_place_down(seed):
+    setup = VenueSetup((9, 9, 9), (1, 2, 3), 1, LEVELS)
+    names = [f"P{i:02d}" for i in range(1, 21)]
+    state, orders = start(setup, names, 1000, seed)
+    tables = {n: ModelTable(n, 9, random.Random(f"{seed}:{n}")) for n in (1, 2, 3)}
+    night = _OutBeforeEntry(state, tables, random.Random(seed),
+                            entries={2: ["Late1"], 3: ["Late2"], 4: ["Late3"]})
+    night.out_at_entry = []
+    night.deliver(orders)
+    places = night.state.result()["places"]
+    assert night.state.phase == "over"
+    assert len(places) == 20 + len(night.seated_late)  # an entry left out has no place
+    assert _ranked(places), places
+    if seed == 0:
+        assert any(night.out_at_entry), "no late entry came after a bust"
