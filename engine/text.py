@@ -7,8 +7,15 @@ displays and the command line):
   a request is refused with a typed error when it is not what it claims to be.  A card UID
   is upper-case hex of 8, 14 or 20 digits (4-, 7- or 10-byte UIDs, ISO/IEC 14443-3
   section 6.5.4); a name or a label holds no control character, no line or paragraph
-  separator, no bidirectional override or isolate, no lone surrogate, and is not made only
-  of invisible characters.
+  separator, no bidirectional override or isolate, no other format character (zero-width
+  space, soft hyphen, byte-order mark: Unicode category Cf; a zero-width joiner or
+  non-joiner is text only between two non-ASCII letters, as in Persian or Devanagari, RFC
+  5892 appendix A.1-A.2), no blank-looking filler (Hangul fillers, the blank Braille
+  pattern), no lone surrogate, and is not made only of invisible characters.
+* **Names** (:func:`check_name_text`, :func:`name_key`): a player's name is stored in NFC
+  and two names are the same player when their NFKC case folds are equal, so a full-width
+  ``Ａlice`` is ``Alice`` and a decomposed ``Ma\\u0301ria`` is ``M\\u00e1ria`` (Unicode Standard
+  Annex #15; "compatibility caseless match", The Unicode Standard section 3.13).
 * **At the view** (:func:`safe_text`): whatever reaches a screen or a terminal line is
   made drawable whatever slipped past an entry check: controls become ``?``, invisible
   format characters (bidi controls, zero-width characters) are removed, and long text is
@@ -40,6 +47,10 @@ ELLIPSIS = "..."
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
                           "\u200e\u200f\u061c")
 _BAD_CATEGORIES = frozenset(("Cc", "Zl", "Zp", "Cs"))  # controls, separators, surrogates
+# Letters that draw as nothing: Hangul choseong/jungseong/half-width fillers, Hangul filler,
+# the blank Braille pattern (Unicode 15 chapters 18.6 and 21.1).
+BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+_JOINERS = frozenset("\u200c\u200d")  # zero-width non-joiner and joiner
 
 
 class UidFormatError(InvalidInputError):
@@ -76,9 +87,23 @@ def unsafe_reason(text: str) -> str | None:
             return f"a control character U+{ord(ch):04X}"
         if ch in BIDI_CONTROLS:
             return f"a bidirectional control U+{ord(ch):04X}"
+    for i, ch in enumerate(text):
+        if unicodedata.category(ch) == "Cf" and not _joins_letters(text, i):
+            return f"an invisible format character U+{ord(ch):04X}"
+        if ch in BLANK_FILLERS:
+            return f"a blank filler character U+{ord(ch):04X}"
     if text and not any(_visible(ch) for ch in text):
         return "only invisible characters"
     return None
+
+
+def _joins_letters(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a zero-width (non-)joiner between two non-ASCII letters or
+    marks, where it shapes the script (RFC 5892 appendix A.1-A.2, simplified)."""
+    if text[i] not in _JOINERS or i == 0 or i == len(text) - 1:
+        return False
+    return all(ord(c) > 0x7F and unicodedata.category(c)[0] in "LM"
+               for c in (text[i - 1], text[i + 1]))
 
 
 def check_text(value: object, what: str, *, max_len: int, allow_empty: bool = False) -> str:
@@ -101,6 +126,34 @@ def check_text(value: object, what: str, *, max_len: int, allow_empty: bool = Fa
     return value
 
 
+def check_name_text(value: object, what: str, *, max_len: int) -> str:
+    """A player's name in NFC (Unicode Standard Annex #15) when :func:`check_text` accepts
+    it and it has no space at either end.
+
+    >>> check_name_text("Ma\\u0301ria", "player name", max_len=24) == "M\\u00e1ria"
+    True
+
+    Raises:
+        UnsafeTextError: naming ``what`` and the problem (the value shown escaped).
+    """
+    if isinstance(value, str):
+        value = unicodedata.normalize("NFC", value)
+    name = check_text(value, what, max_len=max_len)
+    if name != name.strip():
+        raise UnsafeTextError(f"{what} {shown(name)} must not start or end with a space")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names are compared by: the NFKC case fold (Unicode "compatibility caseless
+    match", The Unicode Standard section 3.13), so ``Ａlice`` and ``ALICE`` are ``alice``.
+
+    >>> name_key("\\uff21lice") == name_key("ALICE") == "alice"
+    True
+    """
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
 def whole_number(error: type[InvalidInputError], lo: int, hi: int
                  ) -> Callable[[object, str], int]:
     """A check of a bounded field (a seat, a chip count, a sequence number) that returns
@@ -121,20 +174,17 @@ def whole_number(error: type[InvalidInputError], lo: int, hi: int
 def player_name(error: type[InvalidInputError], max_len: int
                 ) -> Callable[[object, str], str]:
     """A check of a player's name in a message or an event: text :func:`check_text`
-    accepts, at most ``max_len`` characters, without spaces at its ends; it raises
-    ``error``.
+    accepts, at most ``max_len`` characters, without spaces at its ends, returned in NFC
+    (:func:`check_name_text`); it raises ``error``.
 
     >>> player_name(InvalidInputError, 24)("Ann", "player")
     'Ann'
     """
     def check(value: object, where: str) -> str:
         try:
-            name = check_text(value, where, max_len=max_len)
+            return check_name_text(value, where, max_len=max_len)
         except UnsafeTextError as exc:
             raise error(str(exc)) from None
-        if name != name.strip():
-            raise error(f"{where} must not start or end with a space")
-        return name
     return check
 
 

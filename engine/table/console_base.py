@@ -72,7 +72,9 @@ class ConsoleState:
 
 
 def check_name(value: Any) -> str:
-    """A player's name: 1..24 characters, no control or bidirectional-override characters.
+    """A player's name in NFC with its spaces collapsed: 1..24 characters, none of them a
+    control, bidirectional, invisible format or blank filler character
+    (:func:`engine.text.unsafe_reason`).  Names are compared by :func:`engine.text.name_key`.
 
     Raises:
         ConsoleCommandError: naming what is wrong.
@@ -80,10 +82,9 @@ def check_name(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ConsoleCommandError("a player needs a name")
     # checked before spaces are collapsed, so that a line break is refused, not joined
-    if unsafe_reason(value) is not None or any(
-            unicodedata.category(ch) == "Cf" for ch in value):
+    if unsafe_reason(value) is not None:
         raise ConsoleCommandError("a name must not hold control or direction characters")
-    name = " ".join(value.split())
+    name = " ".join(unicodedata.normalize("NFC", value).split())
     if len(name) > MAX_NAME:
         raise ConsoleCommandError(f"a name has at most {MAX_NAME} characters")
     return name

@@ -29,6 +29,7 @@ from engine.table.console_base import ConsoleCommandError, ConsoleRefused, check
 from engine.table.console_core import ConsoleCore
 from engine.table.dealer_commands import verify_dealer_command
 from engine.table.verify import verify_player_action
+from engine.text import name_key
 from engine.tournament.eliminations import verify_eliminate as verify_out
 
 Result = tuple[list[Effect], str]
@@ -41,8 +42,8 @@ def name_of(core: ConsoleCore, seat: int) -> str:
 
 def _all_names(core: ConsoleCore) -> set[str]:
     tour = core.tournament
-    return {e.name.casefold() for e in tour.entrants if e.round == _next_round(core)
-            and e.active} | {n.casefold() for n in core.console.waiting}
+    return {name_key(e.name) for e in tour.entrants if e.round == _next_round(core)
+            and e.active} | {name_key(n) for n in core.console.waiting}
 
 
 def _next_round(core: ConsoleCore) -> int:
@@ -99,7 +100,7 @@ def verify_register(core: ConsoleCore, args: dict[str, Any], t: float) -> None:
     refusal = registration_refusal(core)
     if refusal is not None:
         raise ConsoleRefused(refusal)
-    if name.casefold() in _all_names(core):
+    if name_key(name) in _all_names(core):
         raise ConsoleRefused(f"{name} is already registered")
     if not seats_drawn(core):
         if len(core.console.waiting) + 1 > len(_free_seats(core)):
@@ -227,7 +228,7 @@ def verify_late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> None
         raise ConsoleRefused(f"the late-entry stack is now {preview['chips']} (level "
                              f"{preview['level']}, deduction {preview['deduction']}): "
                              "confirm again")
-    if name.casefold() in _all_names(core):
+    if name_key(name) in _all_names(core):
         raise ConsoleRefused(f"{name} is already registered")
     core.tournament.verify_register(name, _seat_for(core))
 

@@ -52,6 +52,7 @@ from engine.table.venue_state import (
     VenueState,
     check_body,
 )
+from engine.text import name_key
 from engine.tournament.entrant import Entrant
 
 MAX_MS = 24 * 3600 * 1000
@@ -295,7 +296,7 @@ def _seat(core: Any, v: VenueState, ev: VenueCommand, body: dict[str, Any]) -> l
         raise VenueRefusal(f"{name} comes with no chips")
     if any(e.seat == seat for e in tour.active()):
         raise VenueRefusal(f"seat {seat} is taken")
-    if any(e.name == name for e in tour.active()):
+    if any(name_key(e.name) == name_key(name) for e in tour.active()):
         raise VenueRefusal(f"{name} is already seated at this table")
     level = tour.clock.level.number if tour.clock.started else 0
     tour.entrants.append(Entrant(len(tour.entrants) + 1, name, seat, chips, level,

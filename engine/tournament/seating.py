@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from engine.errors import IllegalActionError, InvalidInputError
-from engine.text import UnsafeTextError, check_text, shown
+from engine.text import check_name_text, name_key, shown
 
 #: Reasons a :class:`Move` is made.
 MOVE_REASONS = ("draw", "late_entry", "balance", "break", "final_table")
@@ -208,16 +208,16 @@ def new_venue(seats: Sequence[int], break_order: Sequence[int],
 
 
 def check_player(state: VenueSeating, player: object) -> str:
-    """``player`` when it is a safe name not yet entered (seated or out).
+    """``player`` in NFC when it is a safe name not yet entered (seated or out), names
+    compared by :func:`engine.text.name_key`.
 
     Raises:
         engine.text.UnsafeTextError: an empty, long or unsafe name.
         SeatingError: the player is already seated or was eliminated.
     """
-    name = check_text(player, "player name", max_len=MAX_NAME)
-    if name != name.strip():
-        raise UnsafeTextError(f"player name {shown(name)} must not start or end with a space")
-    if state.location(name) is not None or name in state.out:
+    name = check_name_text(player, "player name", max_len=MAX_NAME)
+    key = name_key(name)
+    if any(key == name_key(p) for p in (*state.seated(), *state.out)):
         raise SeatingError(f"player {shown(name)} is already entered")
     return name
 
@@ -242,7 +242,7 @@ def draw_seats(state: VenueSeating, players: Sequence[str],
     if any(t.status != "closed" for t in state.tables):
         raise SeatingError("the first draw is over: late entries use late_entry()")
     names = [check_player(state, p) for p in players]
-    if len(set(names)) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         raise SeatingError("a player is named twice in the draw")
     opened: list[int] = []
     room = 0

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from engine.errors import IllegalActionError
-from engine.text import UnsafeTextError, check_text, shown
+from engine.text import check_name_text, name_key, shown
 from engine.tournament.payouts import share_places
 from engine.tournament.report import payouts_for
 from engine.tournament.seating import MAX_NAME
@@ -42,20 +42,18 @@ class EntryError(IllegalActionError):
 
 
 def check_entry_name(name: object, taken: Iterable[str]) -> str:
-    """``name`` when it may enter: a safe name (as at one table) that no entered player
-    has, whatever its case.
+    """``name`` in NFC when it may enter: a safe name (as at one table) that no entered
+    player has, compared by :func:`engine.text.name_key` (case, full-width forms and
+    composed accents do not make another name).
 
     Raises:
-        engine.text.UnsafeTextError: empty, longer than 24 characters, a control or bidi
-            character, a space at an end.
+        engine.text.UnsafeTextError: empty, longer than 24 characters, a control, bidi,
+            format or blank filler character, a space at an end.
         EntryError: the name is already entered.
     """
-    checked = check_text(name, "player name", max_len=MAX_NAME)
-    if checked != checked.strip():
-        raise UnsafeTextError(f"player name {shown(checked)} must not start or end with a "
-                              f"space")
-    folded = checked.casefold()
-    if any(folded == t.casefold() for t in taken):
+    checked = check_name_text(name, "player name", max_len=MAX_NAME)
+    key = name_key(checked)
+    if any(key == name_key(t) for t in taken):
         raise EntryError(f"player {shown(checked)} is already entered")
     return checked
 

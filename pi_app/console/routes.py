@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.table.console import role_may
 from engine.table.console_base import ConsoleCommandError, check_name
+from engine.text import name_key
 from engine.tournament.results import rows_csv
 from pi_app.console.auth import PAIRED_TTL, TokenError, TokenInfo
 from pi_app.console.season import season_routes
@@ -338,8 +339,8 @@ def late_entry_offer(doc: dict[str, Any], name: str | None) -> dict[str, Any]:
         checked = check_name(name)
     except ConsoleCommandError as exc:
         raise Refused(400, str(exc)) from None
-    playing = {p["name"].casefold() for p in doc["players"] if p["status"] != "out"}
-    if checked.casefold() in playing:
+    playing = {name_key(p["name"]) for p in doc["players"] if p["status"] != "out"}
+    if name_key(checked) in playing:
         raise Refused(409, f"{checked} is already registered")
     offer["name"] = checked
     return offer

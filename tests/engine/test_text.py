@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -12,9 +13,11 @@ from engine.errors import InvalidInputError, PokerTableError
 from engine.text import (
     UidFormatError,
     UnsafeTextError,
+    check_name_text,
     check_text,
     check_uid,
     is_uid,
+    name_key,
     safe_text,
     shown,
 )
@@ -51,6 +54,44 @@ def test_unsafe_names_are_refused(name, why):
     with pytest.raises(UnsafeTextError, match=why) as exc:
         check_text(name, "name", max_len=24)
     assert isinstance(exc.value, InvalidInputError) and str(exc.value).isprintable()
+
+
+@pytest.mark.parametrize("name,why", [
+    ("Bo\u200bb", "format character U+200B"),      # zero-width space
+    ("Bo\u00adb", "format character U+00AD"),      # soft hyphen
+    ("\ufeffAnn", "format character U+FEFF"),      # byte-order mark
+    ("Bo\u200cb", "format character U+200C"),      # a non-joiner between Latin letters
+    ("\u200dAnn", "format character U+200D"),      # a joiner at an end joins nothing
+    ("\u3164", "blank filler character U+3164"),   # Hangul filler
+    ("Ann\u115f", "blank filler character U+115F"), ("\u1160", "blank filler"),
+    ("\uffa0\uffa0", "blank filler"), ("\u2800", "blank filler character U+2800"),
+])
+def test_invisible_and_blank_looking_names_are_refused(name, why):
+    with pytest.raises(UnsafeTextError, match=re.escape(why)) as exc:
+        check_text(name, "player name", max_len=24)
+    message = str(exc.value)
+    assert message.startswith("player name must not hold ") and message.isprintable()
+    assert "\n" not in message
+
+
+def test_every_format_character_is_refused_outside_a_joining_context():
+    refused = 0
+    for code in range(0x110000):
+        ch = chr(code)
+        if unicodedata.category(ch) == "Cf":
+            with pytest.raises(UnsafeTextError):
+                check_text(f"A{ch}b", "name", max_len=24)
+            refused += 1
+    assert refused > 150
+
+
+def test_names_are_stored_in_nfc_and_compared_by_nfkc_case_fold():
+    assert check_name_text("Ma\u0301ria", "player name", max_len=24) == "M\u00e1ria"
+    assert name_key("Ma\u0301ria") == name_key("M\u00e1ria") == name_key("M\u00c1RIA")
+    assert name_key("\uff21lice") == name_key("Alice") == name_key("ALICE")
+    assert name_key("Alice") != name_key("Alicia")
+    with pytest.raises(UnsafeTextError, match="space"):
+        check_name_text(" Ann", "player name", max_len=24)
 
 
 _INVISIBLE = ("Cc", "Cf", "Cs", "Zl", "Zp")

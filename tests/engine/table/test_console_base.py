@@ -32,3 +32,13 @@ def test_good_names_and_reasons_pass_with_spaces_collapsed():
     assert _text({"reason": " count  on the felt "}, "reason") == "count on the felt"
     with pytest.raises(ConsoleCommandError, match="give a reason"):
         _text({"reason": "   "}, "reason")
+
+
+@pytest.mark.parametrize("name", ["Bo\u00adb", "\u3164", "\ufeffAnn", "Ann\u2800"])
+def test_an_invisible_or_blank_looking_name_is_refused(name):
+    with pytest.raises(ConsoleCommandError, match="control or direction"):
+        check_name(name)
+
+
+def test_a_name_is_kept_composed():
+    assert check_name("Ma\u0301ria  Jr") == "M\u00e1ria Jr"

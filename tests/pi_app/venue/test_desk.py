@@ -48,6 +48,28 @@ def test_registration_checks_each_name_and_journals_it_before_taking_it(tmp_path
     again.journal.close()
 
 
+@pytest.mark.parametrize("bad", ["Bo\u200bb", "Bo\u00adb", "\u3164", "\ufeffAnn"])
+def test_an_invisible_or_blank_looking_name_is_refused_and_changes_nothing(tmp_path, bad):
+    desk = _desk(tmp_path)
+    desk.register("Ann")
+    with pytest.raises(UnsafeTextError, match="must not hold") as exc:
+        desk.register(bad)
+    assert str(exc.value).isprintable() and desk.players == ["Ann"]
+    desk.journal.close()
+    assert _desk(tmp_path).players == ["Ann"]  # nothing of it reached the journal
+
+
+def test_a_look_alike_of_an_entered_name_is_the_same_player(tmp_path):
+    desk = _desk(tmp_path)
+    assert desk.register("Alice")[0] == "Alice"
+    assert desk.register("Ma\u0301ria")[0] == "M\u00e1ria"  # stored composed (NFC)
+    for same in ("\uff21lice", "ALICE", "M\u00e1ria", "MA\u0301RIA"):
+        with pytest.raises(EntryError, match="already entered"):
+            desk.register(same)
+    assert desk.players == ["Alice", "M\u00e1ria"]
+    desk.journal.close()
+
+
 def test_the_desk_answers_the_consoles_requests_until_the_start(tmp_path):
     desk = _desk(tmp_path)
     requests = [Entry(name="Ann"), Entry(name="ANN"), Start(), Entry(name="Bo"), Start()]
