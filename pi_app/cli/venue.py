@@ -86,9 +86,19 @@ def _broker_files(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"{folder}: not a folder")
     certs = None if args.certs is None else Path(args.certs)
     conf = write_broker_files(cfg, folder, port, host, certs=certs)
-    print(f"{conf}: Mosquitto listens on {host}:{port}{' with TLS' if certs else ''} with {len(cfg.tables) + 1} users "
-          f"(passwords hashed) and their access list; start it with mosquitto -c {conf}")
+    print(f"{conf}: Mosquitto listens on {host}:{port}{' with TLS' if certs else ''} with "
+          f"{len(cfg.tables) + 1} users (passwords hashed) and their access list")
+    print(broker_start_hint(conf))
     return 0
+
+
+def broker_start_hint(conf: Path) -> str:
+    """How to start Mosquitto on ``conf`` (docs/venue.md, "The broker"): the files are
+    the writer's, mode 600, and Mosquitto started as root drops to the ``mosquitto`` user,
+    so they are given to that user first and the system's service runs on ``conf``."""
+    return (f"next: sudo chown -R mosquitto: {conf.parent} && sudo systemctl edit mosquitto "
+            f"(a drop-in: [Service] ExecStart= then ExecStart=/usr/sbin/mosquitto -c {conf}) "
+            f"&& sudo systemctl restart mosquitto; see docs/venue.md, \"The broker\"")
 
 
 def _ca(args: argparse.Namespace) -> int:

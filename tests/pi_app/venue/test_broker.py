@@ -244,8 +244,14 @@ def test_broker_files_written_by_the_command_start_a_broker_the_tables_log_in_to
     venue_file = _venue_file(tmp_path, port)
     assert main(["venue", "broker-files", str(venue_file), str(tmp_path / "mq"),
                  "--listen", f"127.0.0.1:{port}"]) == 0
-    assert f"listens on 127.0.0.1:{port} with 3 users" in capsys.readouterr().out
+    out = capsys.readouterr().out
     conf = tmp_path / "mq" / "mosquitto.conf"
+    assert f"listens on 127.0.0.1:{port} with 3 users" in out
+    # the files are the writer's (mode 600): the hint gives them to the broker's user
+    # first and runs the system's service on the conf, never a bare "mosquitto -c" as root
+    assert f"sudo chown -R mosquitto: {conf.parent} && sudo systemctl edit mosquitto" in out
+    assert f"ExecStart=/usr/sbin/mosquitto -c {conf})" in out
+    assert "start it with mosquitto -c" not in out
     assert not conf.read_text().startswith("user ")  # the system's broker keeps its own user
     conf.write_text(f"user {pwd.getpwuid(os.geteuid()).pw_name}\n" + conf.read_text())
     proc = subprocess.Popen([find_mosquitto(), "-c", str(conf)],
