@@ -24,9 +24,14 @@ $(STAMP): pyproject.toml systemd/requirements.lock
 run: $(STAMP)
 	$(VENV)/bin/pokertable run $(ARGS)
 
+# The tests run on every core of the machine, one pytest-xdist worker each (TEST_WORKERS=0:
+# all in one process), a whole file to a worker (its tests in their order; the servers the
+# tests start take their ports from the worker's own block: tests/ports.py).
 # pytest's exit status 5 means it collected no tests: a failure, said in words.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q $(PYTEST_ARGS) || { \
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(PY) -m pytest -q -n $(TEST_WORKERS) \
+	  --dist loadfile $(PYTEST_ARGS) || { \
 	  st=$$?; [ $$st -ne 5 ] || echo "make test: no tests were collected" >&2; exit $$st; }
 
 lint: $(STAMP)

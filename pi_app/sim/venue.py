@@ -55,7 +55,9 @@ class VenueRunError(DeviceError):
 class VenueSimOptions:
     """``--tables``, ``--players`` (``P01``...), ``--seed``; ``broker`` and ``config``:
     an outside broker and the venue file its users were made from; ``live``: the director
-    answers each table as it arrives (its clock on wall time) instead of in rounds."""
+    answers each table as it arrives (its clock on wall time) instead of in rounds;
+    ``broker_port``: the loopback port of the venue's own broker when there is no outside
+    one (0: a free port the kernel picks)."""
 
     tables: int = 3
     players: int = 24
@@ -64,6 +66,7 @@ class VenueSimOptions:
     config: str | None = None
     timeout: float = RUN_TIMEOUT
     live: bool = False  #: the live director (the benches), not the deterministic rounds
+    broker_port: int = 0
 
     def check(self) -> None:
         if not 1 <= self.tables <= MAX_TABLES:
@@ -121,7 +124,7 @@ class SimVenue:
             self.venue: VenueConfig = load_venue(self.path)
             self.url = self.opts.broker or self.venue.broker_url
         else:
-            port = free_port()
+            port = self.opts.broker_port or free_port()
             self.path = write_sim_venue(self.folder, self.opts.tables, self.opts.seed, port)
             self.venue = load_venue(self.path)
             self.broker = LocalBroker(self.venue, self.folder / "broker", port=port)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,14 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from tests.data_paths import REPO
+from tests.ports import free_port
 
 MOCK_TABLE = REPO / "config" / "mock-table.toml"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def write_config(folder: Path, port: int, **replace: str) -> Path:

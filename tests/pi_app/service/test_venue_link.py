@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.broker import LocalBroker
 from pi_app.venue.messages import Go
 from pi_app.venue.node import report_topic
 from tests.pi_app.sim.venue_harness import (
@@ -24,6 +24,7 @@ from tests.pi_app.sim.venue_harness import (
     load,
     write_venue,
 )
+from tests.ports import free_port
 
 
 def _start(config):

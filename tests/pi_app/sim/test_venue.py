@@ -21,6 +21,7 @@ from pi_app.cli.main import main
 from pi_app.sim.venue import SimVenue, VenueSimError, VenueSimOptions
 from pi_app.venue.link import Received, VenueLink
 from tests.pi_app.cli.helpers import assert_one_error_line
+from tests.ports import free_port
 
 TIMEOUT = 1200.0  # seconds: generous for a loaded machine
 FAULT_AT = 60     # reports applied by the director before the fault (a night: ~400)
@@ -30,7 +31,7 @@ def _play(folder, seed: int, fault=None) -> dict:
     """One simulated venue of two tables and ten players; ``fault(venue)`` is called once
     the director has applied :data:`FAULT_AT` reports."""
     venue = SimVenue(folder, VenueSimOptions(tables=2, players=10, seed=seed,
-                                             timeout=TIMEOUT))
+                                             timeout=TIMEOUT, broker_port=free_port()))
     try:
         venue.start()
         if fault is not None:
@@ -55,7 +56,8 @@ def _applied(journal: Path) -> int:
 def test_a_simulated_venue_plays_to_a_winner_the_same_way_for_a_seed(tmp_path):
     heard: queue.Queue[object] = queue.Queue()
     venue = SimVenue(tmp_path / "first", VenueSimOptions(tables=2, players=10, seed=1,
-                                                         timeout=TIMEOUT))
+                                                         timeout=TIMEOUT,
+                                                         broker_port=free_port()))
     try:
         venue.start_broker()
         secret = (tmp_path / "first" / "secrets" / "director.password").read_text().strip()

@@ -13,9 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.broker import LocalBroker
 from pi_app.venue.link import Received, VenueLink
 from tests.pi_app.sim.venue_harness import ROOT_DIR, WAIT, TableProcess, load, write_venue
+from tests.ports import free_port
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[2-9TJQKA][cdhs](?![A-Za-z0-9])")
 DEALT = re.compile(r"'d dh p(\d+) ([2-9TJQKA][cdhs])([2-9TJQKA][cdhs])'")

@@ -13,6 +13,7 @@ from pi_app.venue.broker import LocalBroker
 from pi_app.venue.messages import SeatPlayer
 from pi_app.venue.node import command_topic, report_topic
 from tests.pi_app.sim.venue_harness import Observer, TableProcess, TestDirector, load, write_venue
+from tests.ports import free_port
 
 CHIPS = {"P01": 20000, "P02": 15000, "P03": 10000, "P04": 5000}
 
@@ -20,7 +21,7 @@ CHIPS = {"P01": 20000, "P02": 15000, "P03": 10000, "P04": 5000}
 @pytest.fixture
 def venue(tmp_path):
     path, users = write_venue(tmp_path / "venue")
-    broker = LocalBroker(load(path), tmp_path / "broker").start()
+    broker = LocalBroker(load(path), tmp_path / "broker", port=free_port()).start()
     director = TestDirector(broker.url, users["director"])
     tables: list[TableProcess] = []
     yield path, broker, director, tables, tmp_path

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.venue.broker import ROOT, LocalBroker, acl_text, find_mosquitto, free_port
+from pi_app.venue.broker import ROOT, LocalBroker, acl_text, find_mosquitto
 from pi_app.venue.config import parse_venue
 from pi_app.venue.link import LinkError, LinkStatus, Received, VenueLink
+from tests.ports import free_port
 
 WAIT = 10.0  # seconds: generous for a loaded 2-core machine; most waits end in milliseconds
 
@@ -85,7 +86,7 @@ class Node:
 @pytest.fixture
 def venue(tmp_path):
     cfg, users = _venue(tmp_path)
-    broker = LocalBroker(cfg, tmp_path / "broker").start()
+    broker = LocalBroker(cfg, tmp_path / "broker", port=free_port()).start()
     nodes: list[Node] = []
 
     def node(user: str, *subs: str, password: str | None = None) -> Node:

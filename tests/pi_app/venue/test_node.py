@@ -32,6 +32,7 @@ from pi_app.venue.node import (
     report_topic,
 )
 from tests.pi_app.venue.test_broker import WAIT, _venue
+from tests.ports import free_port
 
 TABLES = {1: "table1", 2: "table2"}
 
@@ -76,7 +77,7 @@ class Owner:
 @pytest.fixture
 def venue(tmp_path):
     cfg, users = _venue(tmp_path)
-    broker = LocalBroker(cfg, tmp_path / "broker").start()
+    broker = LocalBroker(cfg, tmp_path / "broker", port=free_port()).start()
     owners: list[Owner] = []
     links: list[VenueLink] = []
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from engine.tournament.venue import Order
 from pi_app.venue import messages
-from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.broker import LocalBroker
 from pi_app.venue.config import VenueConfig, load_venue
 from pi_app.venue.director import body_args
 from pi_app.venue.node import (
@@ -25,6 +25,7 @@ from pi_app.venue.node import (
     report_topic,
 )
 from tests.engine.tournament.venue_model import ModelTable
+from tests.ports import free_port
 
 
 def write_venue(folder: Path, tables: int, seats: int, port: int,
