@@ -13,7 +13,7 @@ from pi_app.service.config import default_config_text
 
 def _config(tmp_path) -> str:
     text = default_config_text().replace('directory = ""', f'directory = "{tmp_path / "state"}"')
-    text = text.replace("count = 6", "count = 3")
+    text = text.replace("count = 6", "count = 2")  # heads-up: the shortest night
     path = tmp_path / "table.toml"
     path.write_text(text)
     return str(path)
