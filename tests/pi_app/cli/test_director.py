@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from pi_app.cli.main import main
-from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.broker import LocalBroker
 from pi_app.venue.config import load_venue
 from tests.pi_app.venue.venue_fixture import write_venue
+from tests.ports import free_port
 
 ROOT_DIR = Path(__file__).resolve().parents[3]
 RUN_FOR = "6"  # seconds: the director tries again every second or two meanwhile

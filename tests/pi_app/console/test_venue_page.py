@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.venue.broker import free_port
 from pi_app.venue.director_journal import DirectorJournal
 from tests.pi_app.console.browser import DESKTOP, chromium
 from tests.pi_app.console.pages import Page
 from tests.pi_app.venue.venue_fixture import ModelTableNode, Venue
+from tests.ports import free_port
 
 pytestmark = pytest.mark.slow
 

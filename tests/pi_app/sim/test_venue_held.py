@@ -15,6 +15,7 @@ from pi_app.venue.config import read_password
 from pi_app.venue.link import Received, VenueLink
 from pi_app.venue.messages import decode
 from pi_app.venue.node import STATE_TOPIC, command_topic
+from tests.ports import free_port
 
 TIMEOUT = 1200.0  # seconds: generous for a loaded machine
 WAIT = 30.0
@@ -47,7 +48,7 @@ def _until(events: queue.Queue[object], topic: str, payload: bytes) -> None:
 
 def test_commands_for_a_stopped_table_process_are_held_and_sent_once_it_is_back(tmp_path):
     venue = SimVenue(tmp_path, VenueSimOptions(tables=2, players=10, seed=3,
-                                               timeout=TIMEOUT))
+                                               timeout=TIMEOUT, broker_port=free_port()))
     events: queue.Queue[object] = queue.Queue()
     spy = None
     try:

@@ -25,8 +25,9 @@ import pytest
 
 from pi_app.cli.ctl import Client, CtlRefused
 from pi_app.service.config import load_config
-from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.broker import LocalBroker
 from tests.pi_app.sim.venue_harness import ROOT_DIR, load, write_venue
+from tests.ports import free_port
 
 WAIT = 90.0  #: seconds: a loaded 2-core machine
 

@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 
 from pi_app.cli.main import main
-from pi_app.venue.broker import LocalBroker, free_port
+from pi_app.venue.broker import LocalBroker
 from pi_app.venue.config import load_venue
 from pi_app.venue.link import LinkStatus, VenueLink
 from pi_app.venue.tls import CertificateError, make_ca, san_entry
 from tests.pi_app.venue.venue_fixture import password, write_venue
+from tests.ports import free_port
 
 WAIT = 10.0
 
