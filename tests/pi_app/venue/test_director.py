@@ -77,25 +77,32 @@ def test_a_director_killed_mid_night_resumes_from_its_journal_to_the_same_result
     second = Venue(tmp_path / "killed")
     try:
         second.start_tables()
-        proc = _director_process(second, "state")
-        journal = second.folder / "state" / "director.sqlite3"
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and _reports(journal) < 25:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=30)
-        applied = _reports(journal)
-        assert applied >= 25  # killed mid-night, not before nor after it
-        proc = _director_process(second, "state")
-        out, err = proc.communicate(timeout=TIMEOUT)
-        assert proc.returncode == 0, err
-        resumed = json.loads(out.strip().splitlines()[-1])
-        assert _reports(journal) > applied  # the night went on after the restart
-        assert [e for n in second.nodes for e in n.errors] == []
-        assert second.chips_at_tables() == plain_chips(len(PLAYERS))
+        resumed = kill_mid_night_and_resume(second)
     finally:
         second.close()
     assert resumed == plain
+
+
+def kill_mid_night_and_resume(venue: Venue, rounds: bool = True) -> dict:
+    """Start the director of ``venue`` (its tables running), SIGKILL it once it has applied
+    25 reports, start it again on the same journal and return its result; checks that the
+    night went on after the restart, no node saw an error and every chip is at a table."""
+    proc = _director_process(venue, "state", rounds=rounds)
+    journal = venue.folder / "state" / "director.sqlite3"
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline and _reports(journal) < 25:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=30)
+    applied = _reports(journal)
+    assert applied >= 25  # killed mid-night, not before nor after it
+    proc = _director_process(venue, "state", rounds=rounds)
+    out, err = proc.communicate(timeout=TIMEOUT)
+    assert proc.returncode == 0, err
+    assert _reports(journal) > applied  # the night went on after the restart
+    assert [e for n in venue.nodes for e in n.errors] == []
+    assert venue.chips_at_tables() == plain_chips(len(PLAYERS))
+    return json.loads(out.strip().splitlines()[-1])
 
 
 def plain_chips(players: int) -> int:

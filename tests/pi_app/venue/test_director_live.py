@@ -7,18 +7,14 @@ that ends is journaled and sent to every table, the clock is republished at leas
 from __future__ import annotations
 
 import json
-import signal
-import time
 
 from engine.tournament.structure_file import load_structure
 from pi_app.venue.director import CLOCK_ROW, Director
 from tests.pi_app.venue.test_director import (
     PLAYERS,
     TIMEOUT,
-    _director_process,
-    _reports,
     check_result,
-    plain_chips,
+    kill_mid_night_and_resume,
 )
 from tests.pi_app.venue.venue_fixture import Venue
 
@@ -103,22 +99,7 @@ def test_a_live_director_killed_mid_night_resumes_and_every_chip_is_accounted_fo
     venue = Venue(tmp_path)
     try:
         venue.start_tables()
-        proc = _director_process(venue, "state", rounds=False)
-        journal = venue.folder / "state" / "director.sqlite3"
-        deadline = time.monotonic() + TIMEOUT
-        while time.monotonic() < deadline and _reports(journal) < 25:
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGKILL)
-        proc.communicate(timeout=30)
-        applied = _reports(journal)
-        assert applied >= 25  # killed mid-night
-        proc = _director_process(venue, "state", rounds=False)
-        out, err = proc.communicate(timeout=TIMEOUT)
-        assert proc.returncode == 0, err
-        result = json.loads(out.strip().splitlines()[-1])
-        assert _reports(journal) > applied  # the night went on after the restart
-        assert [e for n in venue.nodes for e in n.errors] == []
-        assert venue.chips_at_tables() == plain_chips(len(PLAYERS))
+        result = kill_mid_night_and_resume(venue, rounds=False)
     finally:
         venue.close()
     check_result(result, PLAYERS)
