@@ -13,12 +13,14 @@ shows its table only)::
      "clock": {"level" (the structure's index), "number" (as the TVs say it),
                "small_blind", "big_blind", "ante", "remaining_ms"},
      "registered": [name], "entries": int, "late_entry": {"open", "chips"},
-     "prize_pool": int, "payouts": [[place, amount]],
+     "currency": str, "prize_pool": int, "payouts": [[place, amount]],
      "results": [[place, player, prize]], "finished": bool}
 
 Names, seats and chips between hands only: what the tables' TVs show; nothing private
 (no hole card ever reaches the director).  The director's document adds ``"console":
-{"may_start": bool}``.  Chips and money are ints.
+{"may_start": bool}``.  Chips and money are ints; money is whole units of the structure's
+``currency``, put before the amount (as the table console's ``currency``,
+pi_app/console/state.py).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def registration_document(desk: Any, venue: Any) -> dict[str, Any]:
                       "ante": getattr(level, "ante", 0), "remaining_ms": None},
             "registered": list(desk.players), "entries": entries,
             "late_entry": {"open": True, "chips": desk.structure.starting_stack},
+            "currency": desk.structure.currency,
             "prize_pool": prize_pool(desk.structure, entries),
             "payouts": [list(p) for p in payouts(desk.structure, entries)],
             "results": [], "finished": False}
@@ -83,7 +86,8 @@ def director_document(director: Any) -> dict[str, Any]:
                       "small_blind": small, "big_blind": big, "ante": ante,
                       "remaining_ms": s.clock.remaining_ms()},
             "registered": [], "entries": len(set(s.chips) | set(s.places)),
-            "late_entry": late, "prize_pool": prizes["prize_pool"],
+            "late_entry": late, "currency": director.structure.currency,
+            "prize_pool": prizes["prize_pool"],
             "payouts": prizes["payouts"], "results": prizes["results"],
             "finished": s.phase == "over"}
 

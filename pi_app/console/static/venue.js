@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const {el, fill, setText, chips, clock, ordinal} = PT;
+  const {el, fill, setText, chips, money, clock, ordinal} = PT;
   const KEY = "pokertable.venue.token";
   const only = /^\/table\/(\d+)$/.exec(location.pathname);
   let token = localStorage.getItem(KEY);
@@ -27,7 +27,7 @@
     setText("clock-time", doc.clock.remaining_ms === null ? "--:--" : clock(doc.clock.remaining_ms / 1000));
     setText("clock-blinds", PT.blinds(doc.clock.small_blind, doc.clock.big_blind, doc.clock.ante));
     setText("venue-entries", doc.entries);
-    setText("venue-pool", chips(doc.prize_pool));
+    setText("venue-pool", money(doc.currency, doc.prize_pool));  // whole units, no float
     setText("venue-late", doc.late_entry.open ? chips(doc.late_entry.chips) : "closed");
     const tables = only ? doc.tables.filter((t) => t.number === Number(only[1])) : doc.tables;
     setText("tables-title", only ? `Table ${only[1]}` : "Tables");
@@ -36,10 +36,10 @@
       el("td", {}, m.player), el("td", {}, `table ${m.from} \u2192 table ${m.to}`),
       el("td", {}, m.held ? "held: table offline" : "moving"))));
     fill("payouts", doc.payouts.map(([place, amount]) =>
-      el("tr", {}, el("td", {}, ordinal(place)), el("td", {class: "num"}, chips(amount)))));
+      el("tr", {}, el("td", {}, ordinal(place)), el("td", {class: "num"}, money(doc.currency, amount)))));
     fill("results", doc.results.map(([place, name, prize]) =>
       el("tr", {}, el("td", {}, ordinal(place)), el("td", {}, name),
-         el("td", {class: "num"}, chips(prize)))));
+         el("td", {class: "num"}, money(doc.currency, prize)))));
     fill("registered", doc.registered.map((n) => el("li", {}, n)));
     const director = doc.role === "director";
     document.getElementById("desk").hidden = !director || doc.finished;

@@ -4,7 +4,8 @@ the room's page shows the tables, a director logs in with the pairing code the d
 printed, registers players on the page and starts the night; the registrations reach the
 director (its journal, its draw); with table 2's Pi away at the start, its players show
 as moves held for an offline table until it is back; the page shows the players at their
-tables, then the places; the per-table page shows its table only.  The API's refusals follow the table
+tables, then the places; the prize pool and the prizes are money in the structure's
+currency; the per-table page shows its table only.  The API's refusals follow the table
 console's rules."""
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.tournament.structure_file import load_structure
+from engine.tournament.venue_prizes import prize_pool
 from pi_app.venue.director_journal import DirectorJournal
 from tests.pi_app.console.browser import DESKTOP, chromium
 from tests.pi_app.console.pages import Page
@@ -93,6 +96,10 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
             p.wait(lambda: [li.text for li in p.d.find_elements("css selector",
                                                                 "#registered li")] == NAMES,
                    "the page never listed the players registered")
+            mini = load_structure("mini")  # the model venue's structure
+            pool = f"{mini.currency}{prize_pool(mini, len(NAMES)):,}"
+            p.wait(lambda: p.text("venue-pool") == pool,
+                   f"the prize pool was never shown as money ({pool})")
             journal = DirectorJournal(venue.folder / "director-state" / "director.sqlite3")
             try:
                 assert journal.registered() == NAMES  # they reached the director
@@ -118,6 +125,9 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
                    timeout=240)
             assert sorted(r[1] for r in p.rows("results")) == sorted(NAMES)
             assert p.rows("results")[0][0] == "1st"
+            assert all(re.fullmatch(rf"{re.escape(mini.currency)}\d[\d,]*", r[2])
+                       for r in p.rows("results")), p.rows("results")
+            assert p.text("venue-pool") == pool
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
         result = json.loads(out.strip().splitlines()[-1])
