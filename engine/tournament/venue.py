@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.errors import InvalidInputError
+from engine.text import name_key, shown
 from engine.tournament import breaking
 from engine.tournament.seating import (
     Move,
@@ -464,13 +465,15 @@ def enter(state: VenueState, player: str, chips: int) -> VenueState:
 
     Raises:
         engine.text.UnsafeTextError: an unsafe name (control or bidi characters, too long).
-        SeatingError: the name is already entered, waiting, or out.
+        SeatingError: the name is already entered, waiting, or out (names compared by
+            :func:`engine.text.name_key`: case, width and accents composed or not).
         VenueStateError: the tournament is over, the final table drawn, no seat left, or
             ``chips`` not a whole number above 0.
     """
     name = check_player(state.seating, player)
-    if name in state.places or any(name == p for p, _c in state.entering):
-        raise SeatingError(f"player {name!r} is already entered")
+    key = name_key(name)
+    if any(key == name_key(p) for p in (*state.places, *(p for p, _c in state.entering))):
+        raise SeatingError(f"player {shown(name)} is already entered")
     if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
         raise VenueStateError(f"a late entry's chips must be a whole number > 0, got "
                               f"{chips!r}")

@@ -156,8 +156,11 @@ def test_a_late_entry_is_refused_when_it_cannot_be_taken():
         enter(state, "D", 0)
     taken = enter(state, "D", 500)
     assert [p for p, _c in taken.entering] == ["D"] and state.entering == []  # pure
+    for same in ("D", "d", "\uff24"):  # the waiting entry, in any case or width
+        with pytest.raises(SeatingError, match="already entered"):
+            enter(taken, same, 500)
     with pytest.raises(SeatingError, match="already entered"):
-        enter(taken, "D", 500)
+        enter(state, "\uff41", 500)  # a full-width "a" is the seated A
     with pytest.raises(VenueStateError, match="no seat is left"):
         enter(taken, "E", 500)
 
