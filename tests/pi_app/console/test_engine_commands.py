@@ -75,6 +75,9 @@ def test_registration_draw_start_and_the_audit():
     n = Night()
     assert n.ok("register", name="  Ann   Lee ") == "Ann Lee waits for the seat draw"
     assert "already registered" in n.refused("register", name="ann lee")
+    assert "already registered" in n.refused("register", name="\uff21nn Lee")  # full-width
+    assert "control or direction" in n.refused("register", name="Ann\u200bLee")
+    assert "control or direction" in n.refused("register", name="\u3164")
     assert "draw the seats first" in n.refused("start")
     assert "at least two players" in (n.ok("seat_draw") and n.refused("start"))
     n.ok("register", name="Bob")  # after the draw: a seat drawn at once
