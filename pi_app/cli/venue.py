@@ -88,7 +88,7 @@ def _broker_files(args: argparse.Namespace) -> int:
     conf = write_broker_files(cfg, folder, port, host, certs=certs)
     print(f"{conf}: Mosquitto listens on {host}:{port}{' with TLS' if certs else ''} with "
           f"{len(cfg.tables) + 1} users (passwords hashed) and their access list")
-    print(broker_start_hint(conf))
+    print(broker_start_hint(conf.resolve()))  # systemd needs an absolute path
     return 0
 
 
