@@ -6,10 +6,13 @@
    separate processes.  A listener on the broker (``pokertable/1/#``, the director's
    user) stamps every message as it arrives:
 
-   * *bust to move on both TVs*: from the ``hand_finished`` report with a bust that comes
-     last before a balancing ``move``, until the public views of both tables (the state
-     each TV renders, retained on ``table/N/public``) show the player gone from the giving
-     table and seated at the receiving one; p50/p99/max;
+   * *bust until the move shows on both TVs*: from the ``hand_finished`` report with a
+     bust that comes last before a balancing ``move``, until the public views of both
+     tables (the state each TV renders, retained on ``table/N/public``) show the move
+     announced (``moves``: the director decided it; the TVs' banners say so); p50/p99/max;
+   * *bust until the player is seated at the new table*: from the same bust until both
+     public views show the player gone from the giving table and seated at the receiving
+     one (the move itself waits for the giving table's hand boundary, TDA 11 and 12);
    * *clock skew*: two more listeners, each with its own connection, take the director's
      retained clock as a table does; the skew is the difference of the moments the same
      clock message reaches them (a TV counts down from the moment it synced, so two TVs
@@ -73,32 +76,70 @@ def _drain(q: Any) -> list[tuple[float, str, dict[str, Any]]]:
 
 
 def move_latencies(messages: list[tuple[float, str, dict[str, Any]]]
-                   ) -> list[tuple[float, float]]:
+                   ) -> list[tuple[float, float, float]]:
     """For each balancing move: (seconds from the last bust reported before it until both
-    tables' public views show it, the player gone from one and seated at the other;
-    seconds of that from the ``move`` command on, the rest being the giving table's hand
-    in play: a move waits for its boundary)."""
+    tables' public views show the move announced (``moves``: what each TV's banner says);
+    seconds from that bust until both views show the player seated, gone from the giving
+    table and at the receiving one; seconds of the latter from the ``move`` command on,
+    the rest being the giving table's hand in play: a move waits for its boundary)."""
     last_bust: float | None = None
-    pending: dict[str, list[Any]] = {}  # player -> [t0, giver, taker, gone, seated, t_move]
+    announced: dict[tuple[str, int], float] = {}  # (player, table) -> shown since
+    pending: dict[str, _Move] = {}
     done = []
     for t, topic, msg in messages:
         parts, body = topic.split("/"), msg.get("body", {})
         if parts[-1] == "report" and msg["kind"] == "hand_finished" and body["busted"]:
             last_bust = t
         elif parts[-1] == "command" and msg["kind"] == "move" and last_bust is not None:
-            pending[body["player"]] = [last_bust, int(parts[3]), body["to_table"], None,
-                                       None, t]
+            m = _Move(last_bust, int(parts[3]), body["to_table"], t)
+            m.shown = {n: announced[(body["player"], n)] for n in (m.giver, m.taker)
+                       if (body["player"], n) in announced}
+            pending[body["player"]] = m
         elif parts[-1] == "public":
             table, names = int(parts[3]), {p[0] for p in body["players"]}
+            shown = {m[0] for m in body.get("moves", ())}
+            for key in [k for k in announced if k[1] == table and k[0] not in shown]:
+                del announced[key]
+            for player in shown:
+                announced.setdefault((player, table), t)
             for player, m in list(pending.items()):
-                if table == m[1] and player not in names and m[3] is None:
-                    m[3] = t
-                if table == m[2] and player in names and m[4] is None:
-                    m[4] = t
-                if m[3] is not None and m[4] is not None:
-                    done.append((max(m[3], m[4]) - m[0], max(m[3], m[4]) - m[5]))
+                m.see(table, player in names, player in shown, t)
+                if m.seated is not None:
+                    done.append((m.announced() - m.bust, m.seated - m.bust,
+                                 m.seated - m.command))
                     del pending[player]
     return done
+
+
+class _Move:
+    """One balancing move as the listener sees it (monotonic seconds): ``shown``: table ->
+    when its public view first announced the move; ``seated``: when both views showed the
+    player gone from the giving table and seated at the receiving one."""
+
+    def __init__(self, bust: float, giver: int, taker: int, command: float) -> None:
+        self.bust, self.giver, self.taker, self.command = bust, giver, taker, command
+        self.shown: dict[int, float] = {}
+        self.gone: float | None = None
+        self.there: float | None = None
+        self.seated: float | None = None
+
+    def see(self, table: int, present: bool, announced: bool, t: float) -> None:
+        if announced and table in (self.giver, self.taker):
+            self.shown.setdefault(table, t)
+        if table == self.giver and not present and self.gone is None:
+            self.gone = t
+        if table == self.taker and present and self.there is None:
+            self.there = t
+        if self.gone is not None and self.there is not None:
+            self.seated = max(self.gone, self.there)
+
+    def announced(self) -> float:
+        """When both TVs first showed the move: both views announced it, or (one never
+        did) the player shown seated, whichever came first."""
+        assert self.seated is not None
+        if len(self.shown) < 2:
+            return self.seated
+        return min(max(self.shown.values()), self.seated)
 
 
 def round_trips(venue: SimVenue, count: int) -> list[float]:
@@ -193,14 +234,18 @@ def main(argv: list[str] | None = None) -> int:
     live = live_night(args.live_tables, args.live_players, args.live_seconds)
     print(f"live night, {args.live_tables} tables, {args.live_players} players, "
           f"{args.live_seconds:.0f} s, {live['hands']} hands:")
-    print(f"  bust to move on both TVs: {_ms([m[0] for m in live['moves']])}")
-    print(f"    of which from the move command on: {_ms([m[1] for m in live['moves']])}")
+    print(f"  bust until the move shows on both TVs: {_ms([m[0] for m in live['moves']])}")
+    print(f"  bust until the player is seated at the new table: "
+          f"{_ms([m[1] for m in live['moves']])}")
+    print(f"    of which from the move command on: {_ms([m[2] for m in live['moves']])}")
     print(f"  clock skew between TVs:   {_ms(live['skews'])}")
     peer = pct(live["peer"], 50)
     print(f"  peer, one QoS 1 message through the broker: {_ms(live['peer'])}")
     if live["moves"]:
         worst = pct([m[0] for m in live["moves"]], 99)
         print(f"  ratio bust-to-both-TVs p99 / peer p50: {worst / peer:.1f}")
+        seated = pct([m[1] for m in live["moves"]], 99)
+        print(f"  ratio bust-to-seated p99 / peer p50: {seated / peer:.1f}")
     if live["skews"]:
         print(f"  ratio clock skew p99 / peer p50: {pct(live['skews'], 99) / peer:.2f}")
     if not args.skip_night:

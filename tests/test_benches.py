@@ -34,3 +34,25 @@ def test_bench_runs_once_in_a_tiny_size(name, tmp_path):
     assert r.returncode == 0, f"{name} failed:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
     assert r.stdout.strip(), f"{name} printed no figure"
     assert "Traceback" not in r.stderr
+
+
+def test_the_venue_bench_times_a_move_from_the_bust_to_its_announcement_and_its_seat():
+    from bench_venue_live import move_latencies
+
+    def public(t, table, players, moves=()):
+        return (t, f"pokertable/1/table/{table}/public",
+                {"kind": "table_public", "body": {"players": [[p, 1, 5] for p in players],
+                                                  "moves": [list(m) for m in moves]}})
+
+    bust = (10.0, "pokertable/1/table/1/report",
+            {"kind": "hand_finished", "body": {"busted": [["Cy", 100]]}})
+    move = (10.2, "pokertable/1/table/1/command",
+            {"kind": "move", "body": {"player": "Bob", "to_table": 2}})
+    announced = (("Bob", 1, 2),)
+    messages = [bust, move, public(10.3, 1, ["Ann", "Bob"], announced),
+                public(10.5, 2, ["Dee"], announced), public(12.0, 1, ["Ann"], announced),
+                public(13.0, 2, ["Dee", "Bob"])]
+    [(shown, seated, from_command)] = move_latencies(messages)
+    assert (round(shown, 3), round(seated, 3), round(from_command, 3)) == (0.5, 3.0, 2.8)
+    unannounced = [bust, move, public(12.0, 1, ["Ann"]), public(13.0, 2, ["Dee", "Bob"])]
+    assert [round(x, 3) for x in move_latencies(unannounced)[0]] == [3.0, 3.0, 2.8]

@@ -26,7 +26,7 @@ from typing import Any
 
 from pi_app.venue.messages import MessageError
 from pi_app.venue.node import Delivered, VenueNode, command_topic
-from pi_app.venue.table_node import TableNode, public_body
+from pi_app.venue.table_node import TableNode
 
 log = logging.getLogger("pokertable.venue")
 
@@ -78,8 +78,7 @@ class VenueJoin:
             self.holding = False
         if not self.holding:
             self.table.flush(core.venue.outbox)
-        body = public_body(core.screen_state(), level=core.tournament.clock.index,
-                           applied=core.venue.mark, seated=core.names())
+        body = self.table.public_view(core)
         if body != self._public:
             self._public = body
             try:

@@ -32,7 +32,7 @@ from pi_app.venue.config import VenueConfig, load_venue, read_password
 from pi_app.venue.link import LinkStatus
 from pi_app.venue.messages import MessageError
 from pi_app.venue.node import Delivered, Presence, VenueNode, command_topic
-from pi_app.venue.table_node import TableNode, public_body
+from pi_app.venue.table_node import TableNode
 
 log = logging.getLogger("pokertable.sim.venue")
 
@@ -187,9 +187,7 @@ class VenueTableSim:
         assert v is not None
         if not self._holding:
             self.table.flush(v.outbox)
-        level = self.core.tournament.clock.index
-        body = public_body(self.core.screen_state(), level=level, applied=v.mark,
-                           seated=self.core.names())
+        body = self.table.public_view(self.core)
         if body != self._public:
             self._public = body
             try:

@@ -45,6 +45,7 @@ MAX_MS = 24 * 3600 * 1000    #: a level's remaining time, in milliseconds
 MAX_HELD = 256               #: messages from the future held per sender
 MAX_PLAYERS = MAX_TABLES * MAX_SEATS  #: players of one venue, every seat taken
 MAX_SHOWN = 2 * MAX_SEATS    #: hole cards shown at one table in one hand
+MAX_MOVES = 2 * MAX_SEATS    #: moves announced at one table: each seat out, each seat in
 MOVE_REASONS = ("draw", "late_entry", "balance", "break", "final_table")
 _USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
 _ENVELOPE_KEYS = {"v", "from", "seq", "kind", "for_hand", "body"}
@@ -285,7 +286,9 @@ class TablePublic:
     """A table's public view (retained on ``table/N/public``), from its public screen
     state only: ``hand`` number, ``level`` index, ``players`` (player, seat, chips),
     the ``board`` and the hole cards ``shown`` face up (player, card), never another;
-    ``applied``: the highest director command seq the table applied."""
+    ``applied``: the highest director command seq the table applied; ``moves``: the
+    director's announced moves its TV shows, (player, from table, to table), those
+    leaving and those coming, until the player is seated (at most :data:`MAX_MOVES`)."""
     KIND: ClassVar[str] = "table_public"
     hand: int = _f(HAND)
     level: int = _f(LEVEL_INDEX)
@@ -294,6 +297,8 @@ class TablePublic:
     shown: tuple[tuple[str, str], ...] = _f(_rows(_name, _card, most=MAX_SHOWN,
                                                   unique=False))
     applied: int = _f(MARK)
+    moves: tuple[tuple[str, int, int], ...] = field(
+        default=(), metadata={"check": _rows(_name, TABLE, TABLE, most=MAX_MOVES)})
 
 
 KINDS: dict[str, type] = {cls.KIND: cls for cls in (

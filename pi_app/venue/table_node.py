@@ -20,8 +20,10 @@ The table's side of docs/design/venue-topics.md, over a :class:`pi_app.venue.nod
   :class:`DirectorClock` counts down on the table's own monotonic clock from the last sync
   and :meth:`DirectorClock.overlay` puts it on the screen state the TV draws.
 * **The banner.**  :meth:`TableNode.banner` puts on the TV what the table waits for
-  ("Waiting for the director" between hands until the ``go``) and "Final table" once the
-  director has drawn it at this table.
+  ("Waiting for the director" between hands until the ``go``), "Final table" once the
+  director has drawn it at this table, and the moves the director has announced that
+  touch this table (:meth:`TableNode.announced`), from the moment it decides them: the
+  move itself waits for the hand boundary, the TVs say it at once.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from engine.events import VenueCommand
 from engine.views import ScreenState
 from pi_app.venue.messages import (
     KINDS,
+    MAX_MOVES,
     Clock,
     Envelope,
     TablePublic,
@@ -75,27 +78,42 @@ def report_body(report: dict[str, Any]) -> Any:
 
 
 def public_body(screen: ScreenState, *, level: int, applied: int,
-                seated: Mapping[int, str] | None = None) -> TablePublic:
+                seated: Mapping[int, str] | None = None,
+                moves: tuple[tuple[str, int, int], ...] = ()) -> TablePublic:
     """The retained public view of a table from its public ``screen`` state: the hand
     number, the ``level`` index, each player's seat and stack, the board, the cards shown
     face up (a card not shown is never in the screen state), and ``applied``: the highest
     director command applied.  ``seated`` (seat -> name, the players seated now): between
     hands the screen still shows the last hand, whose seats may since have been left; a
-    seat not held by the same player now is left out."""
+    seat not held by the same player now is left out.  ``moves``: the announced moves
+    the TV shows (:meth:`TableNode.announced`), (player, from table, to table)."""
     table = screen.table
     if table is None:
-        return TablePublic(0, level, (), (), (), applied)
+        return TablePublic(0, level, (), (), (), applied, moves)
+    kept = _kept_seats(screen, seated)
+    return TablePublic(table.hand_number, level, tuple((s.name, s.seat, s.stack) for s in kept),
+                       tuple(str(c) for c in table.board),
+                       tuple((s.name, str(c)) for s in kept for c in s.shown_cards), applied,
+                       moves)
+
+
+def shown_players(screen: ScreenState, seated: Mapping[int, str] | None = None) -> set[str]:
+    """The names the TV shows in a seat of the table (as :func:`public_body` keeps them)."""
+    return {s.name for s in _kept_seats(screen, seated)}
+
+
+def _kept_seats(screen: ScreenState, seated: Mapping[int, str] | None) -> list[Any]:
+    if screen.table is None:
+        return []
     seen: set[str] = set()
     kept = []
-    for s in table.seats:
+    for s in screen.table.seats:
         if not s.name or s.status == "empty" or s.name in seen or (
                 seated is not None and seated.get(s.seat) != s.name):
             continue
         seen.add(s.name)
         kept.append(s)
-    return TablePublic(table.hand_number, level, tuple((s.name, s.seat, s.stack) for s in kept),
-                       tuple(str(c) for c in table.board),
-                       tuple((s.name, str(c)) for s in kept for c in s.shown_cards), applied)
+    return kept
 
 
 def _plain(value: Any) -> Any:
@@ -198,10 +216,27 @@ class TableNode:
         """How many reports of ``outbox`` the director has not acknowledged yet."""
         return sum(1 for r in outbox if r["seq"] > (self.acked or 0))
 
-    def banner_words(self, core: Any) -> str | None:
-        """What the TV's venue banner says now for ``core`` (a table in venue mode):
-        "Final table" once the director has drawn it here, "Waiting for the director"
-        between hands until its ``go`` (or "This table is broken"), or None."""
+    def announced(self, present: set[str]) -> tuple[tuple[str, int, int], ...]:
+        """The director's announced moves that touch this table, (player, from table, to
+        table), from its retained state's ``pending`` (a move is announced the moment the
+        director decides it; the player moves at the giving table's next hand boundary,
+        TDA 11 and 12): those leaving, and those coming until the TV shows the player
+        seated here (``present``: :func:`shown_players`).  At most :data:`MAX_MOVES`, in
+        the state's order."""
+        state = self.director_state
+        if state is None or state.finished:
+            return ()
+        return tuple(m for m in state.pending
+                     if m[1] == self.table or (m[2] == self.table and m[0] not in present)
+                     )[:MAX_MOVES]
+
+    def banner_words(self, core: Any, screen: ScreenState | None = None) -> str | None:
+        """What the TV's venue banner says now for ``core`` (a table in venue mode), one
+        line each (joined by newlines): "Final table" once the director has drawn it here,
+        "Waiting for the director" between hands until its ``go`` (or "This table is
+        broken"), then each announced move (:meth:`announced`): "P05 moves to table 2
+        after this hand" here, "P05 joins from table 1" at the table they go to, until the
+        TV (``screen``, by default ``core``'s) shows them seated; or None."""
         v = core.venue
         state = self.director_state
         if v is None or (state is not None and state.finished):
@@ -211,9 +246,16 @@ class TableNode:
         final = state is not None and state.final_table == self.table
         between = not core.in_hand and not (core.proc is not None and core.proc.stopped)
         waiting = between and v.go_hand <= core.hand_number
+        lines = []
         if final:
-            return "Final table: waiting for the director" if waiting else "Final table"
-        return "Waiting for the director" if waiting else None
+            lines.append("Final table: waiting for the director" if waiting else "Final table")
+        elif waiting:
+            lines.append("Waiting for the director")
+        present = shown_players(screen or core.screen_state(), core.names())
+        for player, giver, taker in self.announced(present):
+            lines.append(f"{player} moves to table {taker} after this hand"
+                         if giver == self.table else f"{player} joins from table {giver}")
+        return "\n".join(lines) or None
 
     def banner(self, core: Callable[[], Any]) -> Callable[[ScreenState], ScreenState]:
         """A TV overlay (:attr:`pi_app.service.loop.ServiceLoop.tv_overlays`) putting
@@ -221,8 +263,15 @@ class TableNode:
         from pi_app.screens.venue_banner import with_venue_banner
 
         def apply(screen: ScreenState) -> ScreenState:
-            return with_venue_banner(screen, self.banner_words(core()))
+            return with_venue_banner(screen, self.banner_words(core(), screen))
         return apply
+
+    def public_view(self, core: Any) -> TablePublic:
+        """The public view of ``core`` (a table in venue mode) to publish
+        (:func:`public_body`), with the moves its TV announces (:meth:`announced`)."""
+        screen, seated = core.screen_state(), core.names()
+        return public_body(screen, level=core.tournament.clock.index, applied=core.venue.mark,
+                           seated=seated, moves=self.announced(shown_players(screen, seated)))
 
     def publish_public(self, seq: int, body: TablePublic) -> None:
         """Publish the retained public view as message ``seq`` (the journal's last record:

@@ -47,7 +47,7 @@ SAMPLES = [
     VenueState(14, (("Ann", 1, 4), ("Cy", 2, 1)), (("Bob", 1, 2),), (("Dee", 5), ("Eve", 5)),
                ((1, 31), (2, 29)), (3,), 0, False),
     TablePublic(57, 5, (("Ann", 4, 5200), ("Cy", 6, 3100)), ("As", "Td", "2c"),
-                (("Ann", "Kh"), ("Ann", "Kd")), 12),
+                (("Ann", "Kh"), ("Ann", "Kd")), 12, (("Bob", 1, 2), ("Dee", 3, 1))),
 ]
 TABLES = {1: "table1", 2: "table2"}
 GOOD = {"v": 1, "from": "table2", "seq": 3, "kind": "hand_started", "for_hand": 56,
@@ -157,7 +157,8 @@ def _latest(kind, body):
 
 STATE = {"round": 1, "seated": [], "pending": [], "places": [], "applied": [],
          "broken": [], "final_table": 0, "finished": False}
-PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "applied": 0}
+PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "applied": 0,
+          "moves": []}
 
 
 @pytest.mark.parametrize("kind, base, change, message", [
@@ -175,11 +176,23 @@ PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "appli
     ("table_public", PUBLIC, {"shown": [["Ann", "AsKd"]]}, "must be a card"),
     ("table_public", PUBLIC, {"players": [["Ann", 1, 5]] * 11}, "at most 10"),
     ("table_public", PUBLIC, {"level": 1000}, "level must be"),
+    ("table_public", PUBLIC, {"moves": [[f"P{i:02}", 1, 2] for i in range(21)]}, "at most 20"),
+    ("table_public", PUBLIC, {"moves": [["Ann", 1, 2], ["Ann", 2, 1]]}, "twice"),
+    ("table_public", PUBLIC, {"moves": [["Ann", 1, 65]]}, "moves\\[0\\] must be"),
+    ("table_public", PUBLIC, {"moves": [["Ann", 1]]}, "a row of 3 values"),
+    ("table_public", PUBLIC, {"moves": [["An\u202en", 1, 2]]}, "moves\\[0\\]"),
+    ("table_public", PUBLIC, {"moves": None}, "moves must be a list"),
 ])
 def test_bad_retained_state_is_refused(kind, base, change, message):
     with pytest.raises(MessageError, match=message):
         decode(_latest(kind, base | change))
     assert decode(_latest(kind, base)).kind == kind
+
+
+def test_a_public_view_without_its_announced_moves_is_refused():
+    body = {k: v for k, v in PUBLIC.items() if k != "moves"}
+    with pytest.raises(MessageError, match="exactly the keys"):
+        decode(_latest("table_public", body))
 
 
 def test_retained_state_is_latest_value_and_only_the_directors():

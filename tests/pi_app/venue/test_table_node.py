@@ -171,3 +171,62 @@ def test_the_tv_says_it_waits_for_the_director_and_says_final_table():
     assert "Final table: waiting for the director" in [t.text for t in drawn]
     table.on_state(VenueState(9, (), (), (("Ann", 1),), ((1, 0),), (2,), 1, True))
     assert venue_banner_of(overlay(core.screen_state())) is None  # the venue is over
+
+
+def test_the_tvs_announce_a_move_the_moment_the_director_decides_it_until_it_is_seated():
+    core, node = _core(), FakeNode()
+    seq = _seated(core)  # Ann, Bob and Cy at table 1
+    giver, taker = TableNode(node, 1), TableNode(FakeNode(), 2)
+    state = VenueState(4, (), (("Bob", 1, 2), ("Dee", 3, 1), ("Eve", 2, 3)), (), ((1, 0),),
+                       (), 0, False)
+    for table in (giver, taker):
+        table.on_state(state)
+    assert giver.banner_words(core) == ("Waiting for the director\n"
+                                        "Bob moves to table 2 after this hand\n"
+                                        "Dee joins from table 3")
+    view = giver.public_view(core)
+    assert view.moves == (("Bob", 1, 2), ("Dee", 3, 1))
+    giver.publish_public(1, view)  # within the messages' bounds
+    assert node.sent[-1][2].moves == view.moves
+    assert taker.announced(set()) == (("Bob", 1, 2), ("Eve", 2, 3))
+    assert taker.announced({"Bob"}) == (("Eve", 2, 3),)  # seated on its TV: no more news
+    _apply(core, Envelope("director", seq + 1, SeatPlayer("Dee", 4, 5000, "balance"), 0))
+    assert "Dee" in core.names().values()
+    assert ("Dee", 3, 1) in giver.public_view(core).moves  # seated, not on the TV yet
+    from engine.views import SeatPublic, TablePublicView
+
+    seats = tuple(SeatPublic(n, name, 5000) for n, name in core.names().items())
+    tv = ScreenState(table=TablePublicView(hand_number=2, seats=seats))
+    assert "Dee" not in giver.banner_words(core, tv)  # the TV shows her seated
+    assert "Bob moves to table 2" in giver.banner_words(core, tv)
+    giver.on_state(VenueState(5, (), (), (), ((1, 0),), (), 0, False))
+    assert giver.banner_words(core) == "Waiting for the director"  # the moves are done
+    assert giver.public_view(core).moves == ()
+    giver.on_state(VenueState(9, (), state.pending, (("Ann", 1),), ((1, 0),), (), 0, True))
+    assert giver.announced(set()) == () and giver.banner_words(core) is None
+
+
+def test_the_band_grows_a_line_for_each_announced_move_and_draws_them_all():
+    import pygame
+
+    from pi_app.screens.render import draw_screen
+    from pi_app.screens.theme import ACCENT, Canvas, record_texts
+    from pi_app.screens.venue_banner import draw_venue_banner, venue_banner_of
+
+    core = _core()
+    _seated(core)
+    table = TableNode(FakeNode(), 1)
+    table.on_state(VenueState(4, (), (("Bob", 1, 2), ("Dee", 3, 1)), (), ((1, 0),), (), 0,
+                              False))
+    screen = table.banner(lambda: core)(core.screen_state())
+    surface = pygame.Surface((1920, 1080))
+    with record_texts() as drawn:
+        draw_screen(surface, screen)
+    texts = [t.text for t in drawn]
+    for line in ("Waiting for the director", "Bob moves to table 2 after this hand",
+                 "Dee joins from table 3"):
+        assert line in texts
+    one = draw_venue_banner(Canvas(pygame.Surface((1920, 1080))), "Waiting for the director")
+    band = draw_venue_banner(Canvas(surface), venue_banner_of(screen))
+    assert band.bottom == one.bottom and band.height > one.height + 100
+    assert surface.get_at((band.centerx, band.top + 1))[:3] == tuple(ACCENT)[:3]
