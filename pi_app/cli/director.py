@@ -47,6 +47,21 @@ def _seconds(text: str) -> float:
     return value
 
 
+SEED_MAX = 2**63 - 1  #: as ``tournament.seed`` in the venue file (pi_app/venue/config.py)
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number 0..2**63-1, the bound the venue file's seed has."""
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= SEED_MAX:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0..{SEED_MAX}, got "
+                                         f"{text[:40]!r}")
+    return value
+
+
 def _director(args: argparse.Namespace) -> int:
     from pi_app.venue.director import Director
 
@@ -154,7 +169,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--console", metavar="HOST:PORT",
                    help="serve the venue's console there: the room, registration, late "
                         "entries, payouts (its pairing link is printed on stderr)")
-    p.add_argument("--seed", type=int, metavar="S",
+    p.add_argument("--seed", type=_seed, metavar="S",
                    help="the seat draws' seed (default: tournament.seed)")
     p.add_argument("--state-dir", metavar="DIR",
                    help="the journal's folder (default: director.state_directory)")

@@ -78,3 +78,16 @@ def test_a_night_begun_resumes_without_its_players_given_again(tmp_path, capsys)
     (tmp_path / "director-state" / "director.sqlite3").unlink()
     assert main(["director", "--config", str(path)]) == 2
     assert "--console HOST:PORT" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["-1", "99999999999999999999", "9223372036854775808", "x",
+                                   "1.5", ""])
+def test_a_seed_off_the_venue_files_bounds_is_refused(tmp_path, capsys, value):
+    path = write_venue(tmp_path, 2, 6, free_port())
+    with pytest.raises(SystemExit) as info:
+        main(["director", "--config", str(path), "--sim-players", "4", f"--seed={value}"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "--seed: must be a whole number 0..9223372036854775807" in err
+    assert not (tmp_path / "director-state").exists()  # nothing started, no journal
