@@ -52,15 +52,19 @@ def test_a_director_with_a_wrong_password_says_so_once_and_keeps_trying(tmp_path
     assert done.returncode == 1 and done.stdout == ""
 
 
-@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-5", "soon"])
-def test_a_timeout_that_is_not_a_finite_number_of_seconds_is_refused(tmp_path, capsys, value):
+@pytest.mark.parametrize("option,value,words", [
+    *(("--timeout", v, "must be a finite number of seconds above 0")
+      for v in ("nan", "inf", "-inf", "0", "-5", "soon")),
+    *(("--seed", v, "must be a whole number 0..9223372036854775807")  # the venue file's bound
+      for v in ("-1", "99999999999999999999", "9223372036854775808", "x", "1.5", ""))])
+def test_a_timeout_or_seed_out_of_bounds_is_refused(tmp_path, capsys, option, value, words):
     path = write_venue(tmp_path, 2, 6, free_port())
     with pytest.raises(SystemExit) as info:
-        main(["director", "--config", str(path), "--sim-players", "4", f"--timeout={value}"])
+        main(["director", "--config", str(path), "--sim-players", "4", f"{option}={value}"])
     assert info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert "--timeout: must be a finite number of seconds above 0" in err
+    assert f"{option}: {words}" in err
     assert not (tmp_path / "director-state").exists()  # nothing started, no journal
 
 
@@ -78,16 +82,3 @@ def test_a_night_begun_resumes_without_its_players_given_again(tmp_path, capsys)
     (tmp_path / "director-state" / "director.sqlite3").unlink()
     assert main(["director", "--config", str(path)]) == 2
     assert "--console HOST:PORT" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("value", ["-1", "99999999999999999999", "9223372036854775808", "x",
-                                   "1.5", ""])
-def test_a_seed_off_the_venue_files_bounds_is_refused(tmp_path, capsys, value):
-    path = write_venue(tmp_path, 2, 6, free_port())
-    with pytest.raises(SystemExit) as info:
-        main(["director", "--config", str(path), "--sim-players", "4", f"--seed={value}"])
-    assert info.value.code == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "Traceback" not in err
-    assert "--seed: must be a whole number 0..9223372036854775807" in err
-    assert not (tmp_path / "director-state").exists()  # nothing started, no journal
