@@ -18,8 +18,12 @@ from pi_app.service.config import default_config_text, load_config
 def _check(args: argparse.Namespace) -> int:
     cfg = load_config(args.file)
     real = [d for d, b in cfg.backends.items() if b == "real"]
+    v = cfg.venue
+    structure = cfg.structure if v is None else v.structure
+    venue = "" if v is None else (f", venue table {v.table} of {v.file} (broker "
+                                  f"{v.broker_url}, user {v.username})")
     print(f"{args.file}: valid: table {cfg.name!r}, seats {', '.join(map(str, cfg.seats))}, "
-          f"structure {cfg.structure}, profile {cfg.house_profile}, "
+          f"structure {structure}, profile {cfg.house_profile}{venue}, "
           f"real devices: {', '.join(real) or 'none'}, state {cfg.state_dir}")
     return 0
 

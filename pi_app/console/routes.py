@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.table.console import role_may
 from engine.table.console_base import ConsoleCommandError, check_name
-from engine.text import name_key
+from engine.text import name_key, shown
 from engine.tournament.results import rows_csv
 from pi_app.console.auth import PAIRED_TTL, TokenError, TokenInfo
 from pi_app.console.season import season_routes
@@ -107,16 +107,32 @@ def parse_json(raw: bytes) -> Any:
     """The JSON value of ``raw``.
 
     Raises:
-        Refused: 400 when it is not UTF-8 JSON, or holds a lone surrogate.
+        Refused: 400 when it is not UTF-8 JSON, names a key twice in one object, or holds
+            a lone surrogate.
     """
     try:
-        value = json.loads(raw.decode("utf-8") or "null")
+        value = json.loads(raw.decode("utf-8") or "null", object_pairs_hook=_no_repeat)
+    except _RepeatedKey as exc:
+        raise Refused(400, f"the body names {shown(str(exc), 40)} twice") from None
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise Refused(400, "the body is not valid JSON") from None
     if not is_unicode(value):
         raise Refused(400, "the body holds text that is not valid Unicode (a lone "
                            "surrogate escape such as \\udcfc)")
     return value
+
+
+class _RepeatedKey(ValueError):
+    """A JSON object naming one key twice (JSON takes the last silently: we refuse it)."""
+
+
+def _no_repeat(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _RepeatedKey(key)
+        out[key] = value
+    return out
 
 
 def is_unicode(value: Any) -> bool:

@@ -149,7 +149,8 @@ def write_broker_files(venue: VenueConfig, folder: Path, port: int,
     users = [(venue.director_username, venue.director_password_file, "director")]
     users += [(t.username, t.password_file, f"tables.{t.number}") for t in venue.tables]
     # every password read (and refused) before anything is written
-    secrets = [(name, read_password(path, f"{key}.password_file")) for name, path, key in users]
+    secrets = [(name, read_password(path, f"{venue.source}: {key}.password_file"))
+               for name, path, key in users]
     _check_certs(venue, certs)
     tool = _find_passwd_tool()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -4,7 +4,8 @@ Sections and keys (``config/venue.toml`` is an annotated example of three tables
 
     [venue]       name
     [broker]      url ("mqtt://HOST:PORT" or "mqtts://HOST:PORT"; default
-                  mqtt://127.0.0.1:1883), ca_file (the venue CA's certificate, mqtts only)
+                  mqtt://127.0.0.1:1883), ca_file (the venue CA's certificate;
+                  required with mqtts, refused without)
     [director]    username, password_file, state_directory ("" = $STATE_DIRECTORY or
                   ./state)
     [tournament]  structure (a preset name or a .toml path, as in the table config),
@@ -155,7 +156,7 @@ class _Reader:
         return value.strip()
 
     def username(self, sec: dict[str, Any], key: str) -> str:
-        value = self.text(sec, key, None)
+        value = self.text(sec, key, None, max_len=4096)  # one wording for a long name: below
         if not _USERNAME.fullmatch(value):
             raise self.fail(key, "must be 1..32 letters, digits, '_', '.' or '-' "
                                  f"(starting with a letter or digit), got {shown(value)}")
@@ -250,6 +251,9 @@ def _broker(r: _Reader, sec: dict[str, Any]) -> tuple[str, str, int, bool, Path 
     ca_file = r.path(sec, "broker.ca_file", "")
     if ca_file is not None and not tls:
         raise r.fail("broker.ca_file", "is only used with an mqtts:// broker URL")
+    if ca_file is None and tls:
+        raise r.fail("broker.ca_file", "is required with an mqtts:// broker URL: the venue "
+                                       "CA's certificate (pokertable venue ca makes it)")
     return url, host, port, tls, ca_file
 
 

@@ -123,6 +123,15 @@ def test_not_json_and_unknown_path(table):
     assert got == 404
 
 
+def test_a_key_named_twice_is_refused_and_changes_nothing(table):
+    """JSON parsers take the last of two equal keys silently; a body that says two things
+    is refused, naming the key, before the journal."""
+    records = journal_records(table)
+    assert_refused(table, 400, "the body names 'name' twice", "POST", "/api/register",
+                   raw=b'{"name": "Uma", "name": "Vic"}', token=table.director)
+    assert journal_records(table) == records
+
+
 @pytest.mark.parametrize("path,raw", [
     ("/api/register", b'{"name": "M\\udcfcller"}'),
     ("/api/stack", b'{"seat": 1, "chips": 100, "reason": "bad\\udcff"}'),

@@ -57,3 +57,16 @@ def test_a_password_file_others_may_read_is_refused(venue_file):
     (venue_file.parent / "secrets" / "table2.password").chmod(0o644)
     with pytest.raises(ConfigError, match="venue.table: .*password"):
         parse_config(_config(venue_file), "table.toml")
+
+
+def test_config_check_of_a_venue_table_names_the_venue_and_its_structure(venue_file, capsys):
+    """The operator checking a table Pi's file sees which venue, table and broker user it
+    joins, and the venue's structure (not the table file's own, which the venue overrides)."""
+    from pi_app.cli.main import main
+
+    path = venue_file.parent.parent / "table.toml"
+    path.write_text(_config(venue_file))
+    assert main(["config", "check", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert f"venue table 2 of {venue_file} (broker " in out and "user table2)" in out
+    assert "structure gunpowder" in out and len(out.strip().splitlines()) == 1

@@ -310,7 +310,7 @@ def test_broker_files_refuse_a_password_file_others_may_read(tmp_path, capsys):
     (tmp_path / "secrets" / "table2.password").chmod(0o644)
     assert main(["venue", "broker-files", str(venue_file), str(tmp_path / "mq")]) == 2
     err = capsys.readouterr().err
-    assert "tables.2.password_file" in err and "chmod 600" in err
+    assert f"{venue_file}: tables.2.password_file" in err and "chmod 600" in err
     assert "pw-2" not in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "mq").exists()  # nothing written
 
