@@ -15,7 +15,11 @@ This module owns everything around it:
   rate (0 = unpaced, for headless simulation).
 * **Frames**: :meth:`TV.render` draws every state it is handed; the loop hands over only
   the states that look different (:mod:`pi_app.service.changes`, the one place that
-  decides).  :meth:`TV.invalidate` shows the last frame again (window exposed, HDMI back).
+  decides).  A ``draw`` that returns the rectangles it changed (the screens' renderer,
+  which redraws only what changed) gets only those updated on the display
+  (``pygame.display.update(rects)``; none when it returns ``[]``); any other return value
+  flips the whole frame.  :meth:`TV.invalidate` shows the last frame again, whole (window
+  exposed, HDMI back).
 * **PNG**: :meth:`TV.save_png` writes the current frame.
 * **Failures**: a ``pygame.error`` while opening or flipping, or the HDMI connector going
   ``disconnected``, reports ``DeviceStatus(device="tv", online=False)``; drawing carries on
@@ -24,7 +28,8 @@ This module owns everything around it:
 * **A screen that raises** (a bug, or a value no check foresaw) never leaves the TV on a
   stale frame: :meth:`TV.render` counts it (``render_errors``), logs it (the traceback once
   per kind of failure) and draws :func:`draw_fallback`, a plain frame with fixed words;
-  the next state is drawn by the screen again.
+  the next state is drawn by the screen again (whole: a ``draw`` with an ``invalidate()``
+  method is told to forget the frame it drew before).
 """
 
 from __future__ import annotations
@@ -51,7 +56,8 @@ DEFAULT_RETRY_INITIAL = 2.0
 DEFAULT_RETRY_MAX = 30.0
 HDMI_CHECK_INTERVAL = 2.0
 
-Draw = Callable[[Any, Any], None]
+#: ``draw(surface, state)``: paints the frame; may return the list of rects it changed
+Draw = Callable[[Any, Any], Any]
 
 
 class TVConfigError(InvalidInputError):
@@ -139,7 +145,8 @@ class TV(HasHealth):
     """The TV renderer.
 
     Args:
-        draw: ``draw(surface, screen_state)``, paints a whole frame (from pi_app.screens).
+        draw: ``draw(surface, screen_state)``, paints the frame (from pi_app.screens); a
+            list it returns names the rects it changed (only those reach the display).
         queue: where :class:`DeviceStatus` events go (``put(event)``), or None.
         size: ``(1920, 1080)`` or ``(1280, 720)``.
         fps: frame rate for :meth:`tick` (0 = unpaced).
@@ -267,7 +274,7 @@ class TV(HasHealth):
     def invalidate(self) -> None:
         """Show the last frame again (the window was exposed, the HDMI came back)."""
         if self._last_state is not None and self.surface is not None:
-            self._show(self._last_state, self._clock())
+            self._show(self._last_state, self._clock(), whole=True)
 
     def render(self, state: Any, now: float | None = None) -> bool:
         """Draw ``state``; True (the frame was drawn).
@@ -282,23 +289,29 @@ class TV(HasHealth):
         self._show(state, now)
         return True
 
-    def _show(self, state: Any, now: float) -> None:
+    def _show(self, state: Any, now: float, whole: bool = False) -> None:
+        """Draw ``state`` and put on the display what changed (``whole``: all of it)."""
         import pygame
 
-        self._draw(state)
+        rects = self._draw(state)
         self._last_state = state
         self.frames_drawn += 1
         if self._display:
             try:
-                pygame.display.flip()
+                if whole or rects is None:
+                    pygame.display.flip()
+                elif rects:
+                    pygame.display.update(rects)
             except pygame.error as exc:
                 self._offline(now, f"flip failed: {exc}")
                 self._draw(state)  # keep the off-screen copy current
 
-    def _draw(self, state: Any) -> None:
-        """``draw`` the state; if it raises, count, log and draw the fallback frame."""
+    def _draw(self, state: Any) -> list[Any] | None:
+        """``draw`` the state; the rects it says it changed, or None for the whole frame.
+        If it raises, count, log and draw the fallback frame (None)."""
         try:
-            self.draw(self.surface, state)
+            drawn = self.draw(self.surface, state)
+            return list(drawn) if isinstance(drawn, list) else None
         except Exception as exc:  # noqa: BLE001 - a screen bug must not freeze the TV
             self.render_errors += 1
             kind = f"{type(exc).__name__}: {exc}"[:200]
@@ -310,6 +323,10 @@ class TV(HasHealth):
                 log.error("tv: the screen could not be drawn (%d failures so far): %s",
                           self.render_errors, kind)
             draw_fallback(self.surface)
+            forget = getattr(self.draw, "invalidate", None)
+            if callable(forget):  # the next frame is drawn whole, not over the fallback
+                forget()
+            return None
 
     def pump(self) -> list[Any]:
         """Handle window events (close button, expose); returns them for the caller.

@@ -33,10 +33,12 @@ from pi_app.screens.overlays import (
     draw_status_strip,
     has_strip,
     offline_display_seats,
+    status_messages,
 )
 from pi_app.screens.pairing import draw_pairing, pairing_of
+from pi_app.screens.regions import Layer, redraw_layer
 from pi_app.screens.season import draw_season, season_of
-from pi_app.screens.table import draw_table
+from pi_app.screens.table import draw_table, table_regions
 from pi_app.screens.theme import ACCENT, BG, MUTED, Canvas
 from pi_app.screens.venue_banner import draw_venue_banner, venue_banner_of
 from pi_app.screens.wheel import draw_wheel, wheel_angle
@@ -48,12 +50,16 @@ SPLIT_CLOCK_W = 620
 
 @dataclass
 class Frame:
-    """What one full draw produced: the faces drawn (public cards only) and, when a clock
-    was drawn, its canvas and layout (for partial redraws of the time fields)."""
+    """What one full draw produced: the faces drawn (public cards only), when a clock was
+    drawn its canvas and layout (for partial redraws of the time fields), and when a table
+    was drawn its layer of regions with the faces drawn before and after it (for partial
+    redraws of the regions that change: :mod:`pi_app.screens.regions`)."""
 
     faces: list[Card] = field(default_factory=list)
     clock_canvas: Canvas | None = None
     clock_layout: clock_mod.ClockLayout | None = None
+    table: Layer | None = None
+    faces_around: tuple[list[Card], list[Card]] = ([], [])
 
 
 def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
@@ -71,6 +77,7 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     top = STRIP_H if has_strip(state) else 0
     layout = _layout_drawn(state)
     offline = offline_display_seats(state)
+    before = 0
     if state.room is not None and state.room.finished:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
         draw_winner(cv, state.room, state.clock.tournament_name if state.clock else "")
@@ -78,26 +85,43 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
         clock_mod.draw_clock(cv, state.clock, clock_mod.FULL, state.room)
         frame.clock_canvas, frame.clock_layout = cv, clock_mod.FULL
-    elif layout == "table" and state.table is not None:
-        cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
-        draw_table(cv, state.table, offline, state.room)
-    elif layout == "split" and state.clock is not None and state.table is not None:
-        h = root.dh - top
-        ccv = Canvas(surface, root.rect(0, top, SPLIT_CLOCK_W, h), (SPLIT_CLOCK_W, 1080),
-                     faces=root.faces)
-        clock_mod.draw_clock(ccv, state.clock, clock_mod.COLUMN, state.room)
-        frame.clock_canvas, frame.clock_layout = ccv, clock_mod.COLUMN
-        tw = root.dw - SPLIT_CLOCK_W
-        tcv = Canvas(surface, root.rect(SPLIT_CLOCK_W, top, tw, h), (tw, 1080), faces=root.faces)
-        draw_table(tcv, state.table, offline, state.room)
-        pygame.draw.line(surface, (40, 52, 72), root.point(SPLIT_CLOCK_W, top),
-                         root.point(SPLIT_CLOCK_W, root.dh), max(1, root.px(3)))
+    elif layout in ("table", "split") and state.table is not None:
+        if layout == "split" and state.clock is not None:
+            ccv = Canvas(surface, root.rect(0, top, SPLIT_CLOCK_W, root.dh - top),
+                         (SPLIT_CLOCK_W, 1080), faces=root.faces)
+            clock_mod.draw_clock(ccv, state.clock, clock_mod.COLUMN, state.room)
+            frame.clock_canvas, frame.clock_layout = ccv, clock_mod.COLUMN
+        before = len(root.faces)
+        frame.table = draw_table(_table_area(root, layout, top), state.table, offline,
+                                 state.room)
+        _draw_divider(root, layout, top)
     else:
         root.text("POKER TABLE", "bold", 96, ACCENT, (root.dw / 2, root.dh / 2 - 40), "center")
         root.text("waiting for the tournament", "bold", 40, MUTED,
                   (root.dw / 2, root.dh / 2 + 50), "center")
+    after = len(root.faces)
     _draw_overlays(root, state, layout, top)
+    if frame.table is not None:
+        frame.faces_around = (root.faces[:before], root.faces[after:])
     return frame
+
+
+def _table_area(root: Canvas, layout: str, top: float) -> Canvas:
+    """The canvas of the table's area: the whole screen under the status strip, or in the
+    split layout the part right of the clock's column."""
+    h = root.dh - top
+    if layout == "split":
+        tw = root.dw - SPLIT_CLOCK_W
+        return Canvas(root.surface, root.rect(SPLIT_CLOCK_W, top, tw, h), (tw, 1080),
+                      faces=root.faces)
+    return Canvas(root.surface, root.rect(0, top, root.dw, h), faces=root.faces)
+
+
+def _draw_divider(root: Canvas, layout: str, top: float) -> None:
+    """The line between the clock's column and the table in the split layout."""
+    if layout == "split":
+        pygame.draw.line(root.surface, (40, 52, 72), root.point(SPLIT_CLOCK_W, top),
+                         root.point(SPLIT_CLOCK_W, root.dh), max(1, root.px(3)))
 
 
 def _layout_drawn(state: ScreenState) -> str:
@@ -198,36 +222,20 @@ class ScreenRenderer:
         """Force a full redraw next time (window exposed, surface replaced)."""
         self._last = None
 
-    def __call__(self, surface: pygame.Surface, state: ScreenState) -> None:
-        """``draw(surface, state)`` for :class:`hardware.tv.TV`."""
-        self.render(surface, state)
+    def __call__(self, surface: pygame.Surface, state: ScreenState) -> list[pygame.Rect]:
+        """``draw(surface, state)`` for :class:`hardware.tv.TV`: :meth:`render`'s rects,
+        the only ones the TV puts on the display."""
+        return self.render(surface, state)
 
     def render(self, surface: pygame.Surface, state: ScreenState) -> list[pygame.Rect]:
         static = replace(state, now=0.0, clock=_static_clock(state.clock))
         tick = _ticking_key(state.clock)
         same_surface = (self._size == surface.get_size() and self._surface_id == id(surface))
-        if self._last is not None and same_surface and not self._wheel_moving \
-                and static == self._last_static:
-            if tick == self._last_tick:
-                self.stats["skipped"] += 1
-                self._last = state
-                return []
-            fr = self._frame
-            if fr is not None and fr.clock_canvas is None:
-                # the clock is not on screen (table layout): nothing visible changed
-                self.stats["skipped"] += 1
-                self._last, self._last_tick = state, tick
-                return []
-            if state.ruling is None and state.wheel is None and state.clock is not None \
-                    and season_of(state) is None and state.odds is None and fr is not None \
-                    and fr.clock_canvas is not None and fr.clock_layout is not None:
-                fr.clock_canvas.surface = surface
-                rects = clock_mod.draw_ticking(fr.clock_canvas, fr.clock_layout, state.clock)
-                pairing = pairing_of(state)
-                if pairing is not None:  # the panel lies over the time: put it back on top
-                    rects.append(draw_pairing(Canvas(surface), *pairing))
-                self.stats["partial"] += 1
-                self._last, self._last_tick = state, tick
+        if self._last is not None and same_surface and not self._wheel_moving:
+            rects = self._redraw(surface, state, static, tick)
+            if rects is not None:
+                self.stats["partial" if rects else "skipped"] += 1
+                self._last, self._last_static, self._last_tick = state, static, tick
                 return rects
         self._frame = render_frame(surface, state)
         self.stats["full"] += 1
@@ -236,3 +244,74 @@ class ScreenRenderer:
         self._wheel_moving = state.wheel is not None and not wheel_angle(state.wheel,
                                                                          state.now)[1]
         return [surface.get_rect()]
+
+    def _redraw(self, surface: pygame.Surface, state: ScreenState, static: ScreenState,
+                tick: tuple) -> list[pygame.Rect] | None:
+        """Redraw in place what changed since the frame on screen: the time fields when the
+        clock ticked, the table's regions that changed; the rects redrawn, or None when the
+        whole frame must be drawn (anything else changed)."""
+        fr = self._frame
+        table_changed = static != self._last_static
+        if fr is None or (table_changed and not self._only_table_changed(state, static)):
+            return None
+        rects: list[pygame.Rect] = []
+        if tick != self._last_tick and fr.clock_canvas is not None:
+            ticked = self._tick(surface, state, fr)
+            if ticked is None:
+                return None
+            rects += ticked
+        if table_changed:
+            redrawn = self._redraw_table(surface, state, fr)
+            if redrawn is None:
+                return None
+            rects += redrawn
+        return rects
+
+    def _only_table_changed(self, state: ScreenState, static: ScreenState) -> bool:
+        """Whether the table's view is all that changed (besides the clock's time): the
+        same layout, clock, room, overlays and status strip."""
+        last = self._last
+        return (self._frame is not None and self._frame.table is not None
+                and last is not None and self._last_static is not None
+                and state.table is not None and last.table is not None
+                and replace(static, table=None) == replace(self._last_static, table=None)
+                and status_messages(state) == status_messages(last))
+
+    def _tick(self, surface: pygame.Surface, state: ScreenState,
+              fr: Frame) -> list[pygame.Rect] | None:
+        """The clock's time fields redrawn (the pairing panel put back over them), or None
+        when an overlay lies over the clock (the whole frame is drawn then)."""
+        if state.ruling is not None or state.wheel is not None or state.clock is None \
+                or season_of(state) is not None or state.odds is not None \
+                or fr.clock_canvas is None or fr.clock_layout is None:
+            return None
+        fr.clock_canvas.surface = surface
+        rects = clock_mod.draw_ticking(fr.clock_canvas, fr.clock_layout, state.clock)
+        pairing = pairing_of(state)
+        if pairing is not None:  # the panel lies over the time: put it back on top
+            rects.append(draw_pairing(Canvas(surface), *pairing))
+        return rects
+
+    def _redraw_table(self, surface: pygame.Surface, state: ScreenState,
+                      fr: Frame) -> list[pygame.Rect] | None:
+        """The table's regions that changed redrawn over the felt, with what lies over the
+        table drawn again in those rects (:func:`pi_app.screens.regions.redraw_layer`);
+        None when the table's geometry changed or a region lies beyond its area."""
+        assert fr.table is not None and state.table is not None
+        root = Canvas(surface)
+        top = STRIP_H if has_strip(state) else 0
+        layout = _layout_drawn(state)
+        tcv, regions = table_regions(_table_area(root, layout, top), state.table,
+                                     offline_display_seats(state), state.room)
+        old = fr.table.canvas
+        if (tcv.area, tcv.dw, tcv.dh, tcv.s) != (old.area, old.dw, old.dh, old.s):
+            return None
+
+        def over(_clip: pygame.Rect) -> None:
+            _draw_divider(root, layout, top)
+            _draw_overlays(root, state, layout, top)
+
+        rects = redraw_layer(fr.table, regions, over)
+        if rects is not None:
+            fr.faces = fr.faces_around[0] + fr.table.faces + fr.faces_around[1]
+        return rects

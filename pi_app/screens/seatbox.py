@@ -69,14 +69,14 @@ def seat_band(cv: Canvas, view: TablePublicView, s: SeatPublic, description: str
 
 
 def draw_seat_box(cv: Canvas, s: SeatPublic, x0: float, y0: float, *, acting: bool,
-                  won: bool, offline: bool, band: Band | None) -> None:
+                  won: bool, offline: bool, band: Band | None) -> pygame.Rect:
     """The box of ``s`` with its top left corner at design (x0, y0) of ``cv``: its edge
     gold while the seat is to act, green when it wins a pot, else red while its display
-    is offline."""
+    is offline.  Returns the real rect drawn."""
     key = ("seat", s.seat, s.name, s.stack, s.status, s.has_cards, s.shown_cards, acting, won,
            offline, band)
-    blit_part(cv, key, cv.rect(x0, y0, SEAT_W, SEAT_H), (SEAT_W, SEAT_H),
-              lambda pc: _box(pc, s, acting=acting, won=won, offline=offline, band=band))
+    return blit_part(cv, key, cv.rect(x0, y0, SEAT_W, SEAT_H), (SEAT_W, SEAT_H),
+                     lambda pc: _box(pc, s, acting=acting, won=won, offline=offline, band=band))
 
 
 def _box(cv: Canvas, s: SeatPublic, *, acting: bool, won: bool, offline: bool,
@@ -141,9 +141,10 @@ def pill_height(cv: Canvas) -> float:
     return fit_text("bold", size, "B", TEXT, None).get_height() / cv.s + 4
 
 
-def draw_pill(cv: Canvas, text: str, bg, fg, x: float, y: float, above: bool) -> None:
+def draw_pill(cv: Canvas, text: str, bg, fg, x: float, y: float,
+              above: bool) -> pygame.Rect:
     """A badge centred on design x, its bottom (above=True) or top at y, kept inside the
-    canvas ("CHIP LEADER", "BOUNTY", "WINS 6,400")."""
+    canvas ("CHIP LEADER", "BOUNTY", "WINS 6,400"); returns the real rect drawn."""
     size = max(cv.px(26), legible_px("bold", cv.screen_h))
     surf = fit_text("bold", size, text, fg, cv.px(SEAT_W * 1.5))
     h = surf.get_height() / cv.s + 4
@@ -151,8 +152,8 @@ def draw_pill(cv: Canvas, text: str, bg, fg, x: float, y: float, above: bool) ->
     x = min(max(x, w / 2 + 4), cv.dw - w / 2 - 4)
     top = y - h if above else y
     top = min(max(top, 2), cv.dh - h - 2)
-    blit_part(cv, ("pill", text, bg, fg), cv.rect(x - w / 2, top, w, h), (w, h),
-              lambda pc: _pill(pc, text, bg, fg, size))
+    return blit_part(cv, ("pill", text, bg, fg), cv.rect(x - w / 2, top, w, h), (w, h),
+                     lambda pc: _pill(pc, text, bg, fg, size))
 
 
 def _pill(cv: Canvas, text: str, bg, fg, size: int) -> None:

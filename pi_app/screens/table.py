@@ -20,9 +20,11 @@ import pygame
 
 from engine.views import RoomView, SeatPublic, TablePublicView
 from pi_app.screens.cardart import draw_face, draw_slot
+from pi_app.screens.regions import Layer, Region, bounds, draw_layer
 from pi_app.screens.seatbox import (
     SEAT_H,
     SEAT_W,
+    Band,
     draw_pill,
     draw_seat_box,
     legible,
@@ -79,66 +81,91 @@ def _on_ellipse(cv: Canvas, a: float, k: float) -> tuple[float, float]:
 
 
 def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] = frozenset(),
-               room: RoomView | None = None) -> None:
-    """Draw the whole table screen for ``view`` into ``cv`` (background included).
+               room: RoomView | None = None) -> Layer:
+    """Draw the whole table screen for ``view`` into ``cv`` (background included) and
+    return it as a layer of regions (:func:`table_regions`, :mod:`pi_app.screens.regions`).
 
     ``offline_seats``: seats whose display failed (shown as DISPLAY OFFLINE) in addition to
     ``SeatPublic.display_online`` False.  The chip leader's seat (the most chips, stack and
     bet, when no one ties it) is marked CHIP LEADER, and with ``room`` the bounty chip's
     holder BOUNTY."""
-    surf = cv.surface
-    # crowded tables (narrow canvas, nine or ten seats) are drawn at a smaller scale
+    tcv, regions = table_regions(cv, view, offline_seats, room)
+    return draw_layer(tcv, _draw_felt, regions)
+
+
+def table_canvas(cv: Canvas, view: TablePublicView) -> Canvas:
+    """The canvas the table is drawn in: ``cv``, or for a crowded table (nine or ten seats)
+    or a narrow canvas the same area at a smaller scale."""
     n = max([6, len(view.seats)] + [s.seat for s in view.seats])
     k = (1.0 if cv.dw >= 1600 else 0.86) * (0.86 if n >= 9 else 1.0)
     if k < 1.0:
-        cv = Canvas(surf, cv.area, (cv.dw / k, cv.dh / k), cv.faces, screen_h=cv.screen_h)
-    _draw_felt(cv)
-    cx, cy = cv.dw / 2, cv.dh / 2
-    _draw_hand_header(cv, view)
-    _draw_pots(cv, view, cy - 150)
-    _draw_board(cv, view, cy - 92)
+        return Canvas(cv.surface, cv.area, (cv.dw / k, cv.dh / k), cv.faces,
+                      screen_h=cv.screen_h)
+    return cv
+
+
+def table_regions(cv: Canvas, view: TablePublicView,
+                  offline_seats: frozenset[int] = frozenset(),
+                  room: RoomView | None = None) -> tuple[Canvas, list[Region]]:
+    """The table's canvas (:func:`table_canvas`) and its regions over the felt, in drawing
+    order: the hand's header, the pots, the board, the results, the message, each seat
+    (its bet and markers, then its box), then each seat's badges (over every box).  Each
+    region's arguments are all that it draws from (see :func:`draw_table`)."""
+    cv = table_canvas(cv, view)
+    cy = cv.dh / 2
     bx0, btop, bcw, bch, bgap = _board_rect(cv, cy - 92)
     board = cv.rect(bx0, btop, 5 * bcw + 4 * bgap, bch)
-    _draw_results(cv, view, cy + 90)
+    regions = [Region("header", _draw_hand_header, (view.hand_number, view.street,
+                                                    view.small_blind, view.big_blind,
+                                                    view.ante)),
+               Region("pots", _draw_pots, (_pot_texts(view), cy - 150)),
+               Region("board", _draw_board, (view.board, cy - 92)),
+               Region("results", _draw_results, (_result_lines(view), cy + 90))]
     if view.message:
-        cv.text(view.message, "bold", 30, TEXT, (cx, cy + 90 + 36 * _n_results(view) + 6),
-                "midtop", max_width=cv.dw * 0.5)
+        regions.append(Region("message", _draw_message,
+                              (view.message, cy + 90 + 36 * _n_results(view) + 6)))
     pos = seat_positions(cv, [s.seat for s in view.seats] or [1])
     descr = {ln.seat: ln.description for ln in view.showdown}
     won = _won_by_seat(view)
     leader = chip_leader(view)
     bounty = room.bounty_holder if room is not None else ""
+    badges = []
     for s in view.seats:
-        x, y, a = pos[s.seat]
+        x, y, _a = pos[s.seat]
         if s.status == "empty":
-            _draw_empty_seat(cv, s, x, y)
+            regions.append(Region(("seat", s.seat), _draw_empty_seat, (s, x, y)))
             continue
-        above = bool(won.get(s.seat)) or s.seat == leader or (bool(bounty) and s.name == bounty)
+        marks = (won.get(s.seat, 0), s.seat == leader, bool(bounty) and s.name == bounty)
+        above = bool(marks[0]) or marks[1] or marks[2]
         upward = y > cv.dh / 2 and abs(cv.dw / 2 - x) <= abs(cv.dh / 2 - y)
-        _draw_bet_and_markers(cv, s, x, y, pill_height(cv) + 4 if above and upward else 0,
-                              board)
         offline = (not s.display_online) or s.seat in offline_seats
-        _draw_seat(cv, view, s, x, y, offline, descr.get(s.seat, ""), won.get(s.seat, 0))
-    for s in view.seats:  # the badges over every box, so no other box hides one
-        if s.status != "empty":
-            x, y, _a = pos[s.seat]
-            _draw_badges(cv, x, y, won=won.get(s.seat, 0), leader=s.seat == leader,
-                         bounty=bool(bounty) and s.name == bounty)
+        acting = view.actor == s.seat and view.street not in ("showdown", "complete")
+        band = seat_band(cv, view, s, descr.get(s.seat, ""), acting, offline)
+        clear = pill_height(cv) + 4 if above and upward else 0
+        regions.append(Region(("seat", s.seat), _draw_seat,
+                              (s, x, y, clear, board, acting, bool(marks[0]), offline, band)))
+        if above:
+            badges.append(Region(("badges", s.seat), _draw_badges, (x, y, *marks)))
+    return cv, regions + badges
 
 
-def _draw_hand_header(cv: Canvas, view: TablePublicView) -> None:
+def _draw_hand_header(cv: Canvas, hand_number: int, street: str, small_blind: int,
+                      big_blind: int, ante: int) -> pygame.Rect:
     """The hand's number, street, blinds and ante in the bottom-right corner (outside the
-    oval, clear of every seat)."""
-    lines = [(f"HAND #{view.hand_number}", 32, TEXT),
-             (STREET_NAMES.get(view.street, view.street.upper()), 32, ACCENT)]
-    lines.append((f"{fmt_chips(view.small_blind)} / {fmt_chips(view.big_blind)}", 32, MUTED))
-    if view.ante:
-        lines.append((f"ANTE {fmt_chips(view.ante)}", 32, MUTED))
+    oval, clear of every seat); returns the real rect drawn."""
+    lines = [(f"HAND #{hand_number}", 32, TEXT),
+             (STREET_NAMES.get(street, street.upper()), 32, ACCENT)]
+    lines.append((f"{fmt_chips(small_blind)} / {fmt_chips(big_blind)}", 32, MUTED))
+    if ante:
+        lines.append((f"ANTE {fmt_chips(ante)}", 32, MUTED))
     yb = cv.dh - 10
+    drawn = []
     for text, size, colour in reversed(lines):
         r = cv.text(text, "bold", size, colour, (cv.dw - 16, yb), "bottomright",
                     max_width=min(440, cv.dw * 0.3))
+        drawn.append(r)
         yb -= r.h / cv.s + 2
+    return bounds(drawn)
 
 
 def _won_by_seat(view: TablePublicView) -> dict[int, int]:
@@ -162,29 +189,34 @@ def chip_leader(view: TablePublicView) -> int | None:
     return chips[0][1]
 
 
-def _draw_badges(cv: Canvas, x: float, y: float, *, won: int, leader: bool,
-                 bounty: bool) -> None:
+def _draw_badges(cv: Canvas, x: float, y: float, won: int, leader: bool,
+                 bounty: bool) -> pygame.Rect:
     """WINS and the chips won above the seat, else CHIP LEADER; BOUNTY above it too, or when
-    that place is taken, below it (above the other badge when there is no room below)."""
+    that place is taken, below it (above the other badge when there is no room below).
+    Returns the real rect drawn."""
     y0 = y - SEAT_H / 2
+    drawn = []
     if won:
-        draw_pill(cv, f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12), x, y0 - 2, above=True)
+        drawn.append(draw_pill(cv, f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12), x, y0 - 2,
+                               above=True))
     elif leader:
-        draw_pill(cv, "CHIP LEADER", ACCENT, (10, 10, 10), x, y0 - 2, above=True)
-    if not bounty:
-        return
-    if not (leader or won):
-        draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 - 2, above=True)
-    elif y0 + SEAT_H + 4 + pill_height(cv) <= cv.dh:
-        draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 + SEAT_H + 2, above=False)
-    else:
-        draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, y0 - 6 - pill_height(cv), above=True)
+        drawn.append(draw_pill(cv, "CHIP LEADER", ACCENT, (10, 10, 10), x, y0 - 2, above=True))
+    if bounty:
+        if not (leader or won):
+            top, above = y0 - 2, True
+        elif y0 + SEAT_H + 4 + pill_height(cv) <= cv.dh:
+            top, above = y0 + SEAT_H + 2, False
+        else:
+            top, above = y0 - 6 - pill_height(cv), True
+        drawn.append(draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, top, above=above))
+    return bounds(drawn)
 
 
-def _draw_empty_seat(cv: Canvas, s: SeatPublic, x: float, y: float) -> None:
+def _draw_empty_seat(cv: Canvas, s: SeatPublic, x: float, y: float) -> pygame.Rect:
     r = cv.rect(x - 70, y - 45, 140, 90)
     pygame.draw.rect(cv.surface, (30, 36, 48), r, width=cv.px(3), border_radius=cv.px(16))
-    cv.text(f"SEAT {s.seat}", "bold", 22, (90, 100, 118), (x, y), "center", minor=True)
+    return r.union(cv.text(f"SEAT {s.seat}", "bold", 22, (90, 100, 118), (x, y), "center",
+                           minor=True))
 
 
 def _felt_layer(cv: Canvas) -> pygame.Surface:
@@ -219,15 +251,8 @@ def _inward(cv: Canvas, x: float, y: float, extra: float) -> tuple[float, float]
     return x + ux * (edge + extra), y + uy * (edge + extra)
 
 
-def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
-                          clear: float = 0, board: pygame.Rect | None = None) -> None:
-    """The button and blind markers and the bet, beyond the seat box towards the table's
-    centre, and ``clear`` design px higher (a badge above a seat in the lower half); a bet
-    that would lie over the ``board`` (real px: a narrow table) goes just under it."""
-    surf = cv.surface
-    if clear:  # along the way to the centre: as far as rises ``clear``
-        up = abs(cv.dh / 2 - y) / (math.hypot(cv.dw / 2 - x, cv.dh / 2 - y) or 1.0)
-        clear /= max(up, 0.3)
+def _markers(s: SeatPublic) -> list[tuple[str, tuple[int, int, int], tuple[int, int, int]]]:
+    """The seat's markers: (label, background, text colour) of the button and blinds."""
     markers = []
     if s.is_button:
         markers.append(("D", (245, 245, 245), (10, 10, 10)))
@@ -235,18 +260,51 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
         markers.append(("SB", (60, 130, 230), TEXT))
     if s.is_big_blind:
         markers.append(("BB", ORANGE, (10, 10, 10)))
+    return markers
+
+
+def _draw_markers(cv: Canvas, markers: list, mx: float, my: float,
+                  rad: float) -> list[pygame.Rect]:
+    """The markers side by side centred on design (mx, my), each a disc of radius ``rad``
+    design px; returns the real rects drawn."""
+    drawn = []
+    total = len(markers) * (2 * rad + 8)
+    for i, (label, bg, fg) in enumerate(markers):
+        px = mx - total / 2 + rad + 4 + i * (2 * rad + 8)
+        centre, radius = cv.point(px, my), cv.px(rad)
+        pygame.draw.circle(cv.surface, bg, centre, radius)
+        pygame.draw.circle(cv.surface, (20, 20, 20), centre, radius, cv.px(2))
+        drawn.append(_disc(centre, radius))
+        drawn.append(cv.text(label, "bold", 24 if len(label) == 1 else 19, fg, (px, my),
+                             "center"))
+    return drawn
+
+
+def _disc(centre: tuple[int, int], radius: int) -> pygame.Rect:
+    """The real rect holding a disc drawn with ``pygame.draw.circle``."""
+    return pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius + 1, 2 * radius + 1)
+
+
+def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
+                          clear: float = 0, board: pygame.Rect | None = None
+                          ) -> list[pygame.Rect]:
+    """The button and blind markers and the bet, beyond the seat box towards the table's
+    centre, and ``clear`` design px higher (a badge above a seat in the lower half); a bet
+    that would lie over the ``board`` (real px: a narrow table) goes just under it.
+    Returns the real rects drawn."""
+    surf = cv.surface
+    if clear:  # along the way to the centre: as far as rises ``clear``
+        up = abs(cv.dh / 2 - y) / (math.hypot(cv.dw / 2 - x, cv.dh / 2 - y) or 1.0)
+        clear /= max(up, 0.3)
+    markers = _markers(s)
     sideways = abs(cv.dw / 2 - x) > abs(cv.dh / 2 - y)
     lg = legible(cv)
     rad = max(25.0, lg * 0.8)  # a marker's radius: its letters at the legible size fit
     marker_extent = (len(markers) * (rad + 4) if sideways else rad) if markers else 0
+    drawn = []
     if markers:
         mx, my = _inward(cv, x, y, MARKER_GAP + clear + (marker_extent - rad))
-        total = len(markers) * (2 * rad + 8)
-        for i, (label, bg, fg) in enumerate(markers):
-            px = mx - total / 2 + rad + 4 + i * (2 * rad + 8)
-            pygame.draw.circle(surf, bg, cv.point(px, my), cv.px(rad))
-            pygame.draw.circle(surf, (20, 20, 20), cv.point(px, my), cv.px(rad), cv.px(2))
-            cv.text(label, "bold", 24 if len(label) == 1 else 19, fg, (px, my), "center")
+        drawn += _draw_markers(cv, markers, mx, my, rad)
     if s.bet > 0:
         size = max(34.0, lg)
         chips = fit_text("bold", cv.px(size), fmt_chips(s.bet), TEXT, None)
@@ -263,16 +321,21 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
         chip = cv.point(bx - w / 2 + 22, by)
         pygame.draw.circle(surf, (235, 235, 235), chip, cv.px(16))
         pygame.draw.circle(surf, RED, chip, cv.px(12))
-        cv.text_px(fmt_chips(s.bet), "bold", cv.px(size), TEXT, cv.point(bx - w / 2 + 42, by),
-                   "midleft")
+        drawn += [r, _disc(chip, cv.px(16)),
+                  cv.text_px(fmt_chips(s.bet), "bold", cv.px(size), TEXT,
+                             cv.point(bx - w / 2 + 42, by), "midleft")]
+    return drawn
 
 
-def _draw_seat(cv: Canvas, view: TablePublicView, s: SeatPublic, x: float, y: float,
-               offline: bool, description: str, won: int) -> None:
-    acting = view.actor == s.seat and view.street not in ("showdown", "complete")
-    x0, y0 = x - SEAT_W / 2, y - SEAT_H / 2
-    draw_seat_box(cv, s, x0, y0, acting=acting, won=bool(won), offline=offline,
-                  band=seat_band(cv, view, s, description, acting, offline))
+def _draw_seat(cv: Canvas, s: SeatPublic, x: float, y: float, clear: float,
+               board: pygame.Rect, acting: bool, won: bool, offline: bool,
+               band: Band | None) -> pygame.Rect:
+    """A seat: its bet and markers, then its box (:func:`draw_seat_box`) centred on design
+    (x, y); returns the real rect drawn."""
+    drawn = _draw_bet_and_markers(cv, s, x, y, clear, board)
+    drawn.append(draw_seat_box(cv, s, x - SEAT_W / 2, y - SEAT_H / 2, acting=acting, won=won,
+                               offline=offline, band=band))
+    return bounds(drawn)
 
 
 def _n_results(view: TablePublicView) -> int:
@@ -287,24 +350,33 @@ def _board_rect(cv: Canvas, top: float) -> tuple[float, float, float, float, flo
     return cv.dw / 2 - (5 * cw + 4 * gap) / 2, top, cw, ch, gap
 
 
-def _draw_board(cv: Canvas, view: TablePublicView, top: float) -> None:
+def _draw_board(cv: Canvas, board: tuple, top: float) -> pygame.Rect:
+    """The five board places at design ``top``: the cards dealt face up, outlines for the
+    rest; returns the real rect drawn."""
     x0, top, cw, ch, gap = _board_rect(cv, top)
+    drawn = []
     for i in range(5):
         r = cv.rect(x0 + i * (cw + gap), top, cw, ch)
-        if i < len(view.board):
-            draw_face(cv, r, view.board[i])
+        if i < len(board):
+            draw_face(cv, r, board[i])
         else:
             draw_slot(cv, r)
+        drawn.append(r)
+    return bounds(drawn)
 
 
-def _draw_pots(cv: Canvas, view: TablePublicView, y: float) -> None:
-    pots = [p for p in view.pots if p.amount > 0 or p.awarded]
-    if not pots:
-        return
-    parts = [f"{p.label.upper()}  {fmt_chips(p.amount)}" for p in pots]
+def _pot_texts(view: TablePublicView) -> tuple[str, ...]:
+    """"MAIN POT  1,200" for each pot with chips in it or awarded."""
+    return tuple(f"{p.label.upper()}  {fmt_chips(p.amount)}" for p in view.pots
+                 if p.amount > 0 or p.awarded)
+
+
+def _draw_pots(cv: Canvas, parts: tuple[str, ...], y: float) -> pygame.Rect:
+    """The pots' texts above design ``y``: as many on a line as fit, the lines stacked
+    upwards; returns the real rect drawn."""
     width = cv.dw - 2 * SEAT_W - 80
     size = max(36.0, legible(cv))
-    lines: list[str] = []  # as many pots on a line as fit, the lines stacked upwards
+    lines: list[str] = []
     for part in parts:
         trial = f"{lines[-1]}     {part}" if lines else part
         if lines and fit_text("bold", cv.px(size), trial, ACCENT, None).get_width() \
@@ -313,13 +385,13 @@ def _draw_pots(cv: Canvas, view: TablePublicView, y: float) -> None:
         else:
             lines.append(part)
     step = size * 1.2
-    for i, line in enumerate(lines):
-        cv.text(line, "bold", size, ACCENT, (cv.dw / 2, y - (len(lines) - 1 - i) * step),
-                "midtop", max_width=width)
+    return bounds([cv.text(line, "bold", size, ACCENT,
+                           (cv.dw / 2, y - (len(lines) - 1 - i) * step), "midtop",
+                           max_width=width) for i, line in enumerate(lines)])
 
 
-def _draw_results(cv: Canvas, view: TablePublicView, y: float) -> None:
-    """Each awarded pot: "MAIN POT 1,200 -> Ann (seat 3)"; chips pushed per winner."""
+def _result_lines(view: TablePublicView) -> tuple[str, ...]:
+    """Each awarded pot: "Main pot: Ann +1.2K"; its winners while not yet awarded."""
     names = {s.seat: (s.name or f"Seat {s.seat}") for s in view.seats}
     lines = []
     for p in view.pots:
@@ -331,6 +403,15 @@ def _draw_results(cv: Canvas, view: TablePublicView, y: float) -> None:
         else:
             who = ", ".join(str(names.get(seat, seat)) for seat in p.winners)
         lines.append(f"{p.label}: {who}")
-    for i, line in enumerate(lines[:4]):
-        cv.text(line, "bold", 28, GREEN, (cv.dw / 2, y + i * 36), "midtop",
-                max_width=cv.dw - 2 * SEAT_W - 60)
+    return tuple(lines[:4])
+
+
+def _draw_results(cv: Canvas, lines: tuple[str, ...], y: float) -> pygame.Rect:
+    """The result lines (:func:`_result_lines`) from design ``y`` down; the real rect."""
+    return bounds([cv.text(line, "bold", 28, GREEN, (cv.dw / 2, y + i * 36), "midtop",
+                           max_width=cv.dw - 2 * SEAT_W - 60) for i, line in enumerate(lines)])
+
+
+def _draw_message(cv: Canvas, message: str, y: float) -> pygame.Rect:
+    """The table's message under the results, at design ``y``; the real rect."""
+    return cv.text(message, "bold", 30, TEXT, (cv.dw / 2, y), "midtop", max_width=cv.dw * 0.5)

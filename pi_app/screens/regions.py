@@ -1,0 +1,199 @@
+"""Regions of a layer: redraw only the rectangles where something changed.
+
+A layer is a background (the table's felt) with regions drawn over it in a fixed order.  A
+:class:`Region` is a name, a drawing function and its arguments: the function draws from
+its arguments alone (and the canvas's geometry) and returns a rectangle (real pixels)
+holding every pixel it drew, so two regions with equal arguments look the same, in the
+same place.  :func:`draw_layer` draws a whole layer and keeps where each region went
+(:class:`Placed`); :func:`redraw_layer` brings a drawn layer up to new regions:
+
+1. each region whose arguments changed is measured (drawn under an empty clip: nothing
+   reaches the surface, its rectangle and faces are kept); its old and new rectangles are
+   dirty, and so is the rectangle of a region that went away;
+2. the dirty rectangles are merged where they overlap;
+3. in each, under a clip: the background, every region that overlaps it in order, then
+   what lies over the layer (the caller's ``after``: the frame's overlays).
+
+Inside a dirty rectangle the pixels are those of a whole redraw (the same drawing calls in
+the same order, clipped); outside all of them nothing a region drew changed.  So a partial
+frame is pixel-identical to a full one (tests/pi_app/screens/test_partial_redraw.py plays
+real hands through both).  A region drawn beyond the layer's area cannot be redrawn this
+way: :func:`redraw_layer` returns None and the caller draws the whole frame.
+
+Faces: each placed region keeps the cards it drew face up, so :attr:`Layer.faces` lists
+the faces of the whole layer on screen after a partial redraw too (the secrets tests).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
+import pygame
+
+from engine.cards import Card
+from pi_app.screens.theme import Canvas
+
+MARGIN = 2  #: real px added around each region's rectangle (rounding of circles and edges)
+NOWHERE = pygame.Rect(0, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class Region:
+    """``draw(cv, *args) -> Rect`` draws the region named ``name``; equal regions (same
+    function, equal arguments) draw the same pixels.  The rect returned is computed from
+    the arguments and the canvas (where the texts, parts and shapes go), not taken from
+    what pygame reports having drawn: a region is measured under an empty clip."""
+
+    name: Hashable
+    draw: Callable[..., pygame.Rect]
+    args: tuple = ()
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A region as drawn: its rectangle (real px, :data:`MARGIN` added, clipped to the
+    layer's area; empty when it drew nothing) and the cards it drew face up."""
+
+    region: Region
+    rect: pygame.Rect
+    faces: tuple[Card, ...]
+    inside: bool = True  #: the rectangle it returned lies within the layer's area
+
+
+@dataclass
+class Layer:
+    """A drawn layer: its canvas, its background (``background(cv)``, drawn first) and its
+    regions in drawing order, by name."""
+
+    canvas: Canvas
+    background: Callable[[Canvas], object]
+    placed: dict[Hashable, Placed]
+
+    @property
+    def faces(self) -> list[Card]:
+        """The cards drawn face up in the whole layer, in drawing order."""
+        return [c for p in self.placed.values() for c in p.faces]
+
+
+def bounds(rects: list[pygame.Rect]) -> pygame.Rect:
+    """The smallest rect holding every non-empty rect of ``rects`` (empty: :data:`NOWHERE`)."""
+    rects = [r for r in rects if r.w and r.h]
+    return rects[0].unionall(rects[1:]) if rects else pygame.Rect(NOWHERE)
+
+
+def place(cv: Canvas, region: Region) -> Placed:
+    """Draw ``region`` into ``cv`` (subject to the surface's clip) and return where it went
+    and the faces it drew (not added to ``cv.faces``)."""
+    saved = cv.faces
+    cv.faces = []
+    try:
+        rect = region.draw(cv, *region.args)
+        faces = tuple(cv.faces)
+    finally:
+        cv.faces = saved
+    if not (rect.w and rect.h):
+        return Placed(region, NOWHERE, faces)
+    inside = bool(cv.area.contains(rect))
+    return Placed(region, rect.inflate(2 * MARGIN, 2 * MARGIN).clip(cv.area), faces, inside)
+
+
+def draw_layer(cv: Canvas, background: Callable[[Canvas], object],
+               regions: list[Region]) -> Layer:
+    """Draw the whole layer: ``background(cv)``, then each region in order (their faces go
+    to ``cv.faces`` too).
+
+    Raises:
+        ValueError: two regions with the same name.
+    """
+    background(cv)
+    placed: dict[Hashable, Placed] = {}
+    for region in regions:
+        if region.name in placed:
+            raise ValueError(f"two regions named {region.name!r}")
+        p = place(cv, region)
+        cv.faces.extend(p.faces)
+        placed[region.name] = p
+    return Layer(cv, background, placed)
+
+
+def redraw_layer(layer: Layer, regions: list[Region],
+                 after: Callable[[pygame.Rect], object]) -> list[pygame.Rect] | None:
+    """Redraw ``layer`` (on its canvas's surface) to show ``regions``: only the rectangles
+    where a region changed, came or went (see the module docstring); ``after(rect)`` draws
+    what lies over the layer, under the clip ``rect``.  Returns the rectangles redrawn
+    (``[]``: nothing changed), or None when a changed region lies beyond the layer's area
+    (then nothing was drawn and the layer is unchanged: draw the whole frame).
+
+    Raises:
+        ValueError: two regions with the same name.
+    """
+    surf = layer.canvas.surface
+    saved_clip = surf.get_clip()
+    surf.set_clip(NOWHERE)  # measuring: the changed regions draw nothing yet
+    try:
+        placed, dirty = _measure(layer, regions)
+    finally:
+        surf.set_clip(saved_clip)
+    if placed is None:
+        return None
+    rects = merge_rects([r for r in dirty if r.w and r.h])
+    cv = layer.canvas
+    try:
+        for clip in rects:
+            surf.set_clip(clip)
+            layer.background(cv)
+            for p in placed.values():
+                if p.rect.colliderect(clip):
+                    place(cv, p.region)
+            after(clip)
+    finally:
+        surf.set_clip(saved_clip)
+    layer.placed = placed
+    return rects
+
+
+def _measure(layer: Layer, regions: list[Region]
+             ) -> tuple[dict[Hashable, Placed] | None, list[pygame.Rect]]:
+    """The regions placed (the unchanged ones as they were, the others measured) and the
+    dirty rectangles; (None, []) when a changed region lies beyond the area."""
+    placed: dict[Hashable, Placed] = {}
+    dirty: list[pygame.Rect] = []
+    for region in regions:
+        if region.name in placed:
+            raise ValueError(f"two regions named {region.name!r}")
+        was = layer.placed.get(region.name)
+        if was is not None and was.region == region:
+            placed[region.name] = was
+            continue
+        now = place(layer.canvas, region)
+        if not now.inside or (was is not None and not was.inside):
+            return None, []
+        placed[region.name] = now
+        dirty.append(now.rect)
+        if was is not None:
+            dirty.append(was.rect)
+    for name, was in layer.placed.items():
+        if name not in placed:
+            if not was.inside:
+                return None, []
+            dirty.append(was.rect)
+    return placed, dirty
+
+
+def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:
+    """``rects`` with every overlapping pair replaced by their union, until none overlap
+    (fewer clipped passes; the area covered only grows)."""
+    out: list[pygame.Rect] = []
+    for r in rects:
+        r = pygame.Rect(r)
+        merged = True
+        while merged:
+            merged = False
+            for i, o in enumerate(out):
+                if o.colliderect(r):
+                    r.union_ip(out.pop(i))
+                    merged = True
+                    break
+        out.append(r)
+    return out

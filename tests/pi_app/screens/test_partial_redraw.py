@@ -1,0 +1,138 @@
+"""A partial redraw of the table is pixel-identical to a full redraw of the same state.
+
+Real simulated hands (the simulator's cards, keys and dealer buttons through a real table
+core) are drawn event after event by one :class:`ScreenRenderer` into one surface; after
+every event the surface is compared with a fresh full draw of the same state, at 1080p and
+720p, in the table and split layouts, with the faces the renderer says are on screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from engine.table.core import TableCore, TableSettings
+from pi_app.screens import ScreenRenderer, render_frame
+from pi_app.screens.regions import Layer, Region, bounds, draw_layer, merge_rects, redraw_layer
+from pi_app.screens.theme import Canvas
+from pi_app.sim.policy import next_step, step_event
+
+CASES = [  # (size, layout, players, hands)
+    ((1920, 1080), "split", 10, 3),
+    ((1920, 1080), "table", 3, 4),
+    ((1280, 720), "split", 6, 3),
+    ((1280, 720), "table", 9, 3),
+]
+
+
+def real_states(layout: str, players: int, hands: int, seed: int = 3):
+    """The TV's state after each event of ``hands`` simulated hands (the mini structure:
+    blinds rise fast, so players go all in and bust)."""
+    core = TableCore.new(TableSettings(players={s: f"Player {s}" for s in range(1, players + 1)},
+                                       structure="mini", seed=seed, layout=layout))
+    while True:
+        step = next_step(core, seed=seed, max_hands=hands)
+        if step.kind == "done":
+            return
+        core.apply(step_event(step, core))
+        yield core.screen_state(())
+
+
+def pixels(surface: pygame.Surface) -> bytes:
+    return pygame.image.tobytes(surface, "RGB")
+
+
+@pytest.mark.parametrize(("size", "layout", "players", "hands"), CASES,
+                         ids=[f"{s[1]}p-{lay}-{n}" for s, lay, n, _h in CASES])
+def test_each_event_of_real_hands_redraws_in_part_as_a_full_draw(size, layout, players, hands):
+    renderer = ScreenRenderer()
+    screen, fresh = pygame.Surface(size), pygame.Surface(size)
+    events = 0
+    for i, state in enumerate(real_states(layout, players, hands)):
+        full_before = renderer.stats["full"]
+        rects = renderer.render(screen, state)
+        frame = render_frame(fresh, state)
+        assert pixels(screen) == pixels(fresh), f"event {i}: {rects}"
+        assert sorted(renderer.last_faces) == sorted(frame.faces), f"event {i}"
+        if renderer.stats["full"] == full_before:
+            assert all(screen.get_rect().contains(r) for r in rects)
+        events += 1
+    stats = renderer.stats
+    assert events > 100 and stats["partial"] > 0.5 * events, stats
+    assert stats["full"] < 0.1 * events, stats  # new hands too are redrawn in part
+
+
+def test_partial_redraws_keep_every_face_on_screen():
+    """A showdown's faces stay listed while only other regions are redrawn."""
+    renderer = ScreenRenderer()
+    screen = pygame.Surface((1280, 720))
+    seen = 0
+    for state in real_states("table", 6, 4):
+        renderer.render(screen, state)
+        table = state.table
+        public = {c for s in table.seats for c in s.shown_cards} | set(table.board)
+        assert set(renderer.last_faces) == public
+        seen += len(public)
+    assert seen > 0
+
+
+def test_a_clock_tick_and_a_table_change_in_one_frame():
+    states = list(real_states("split", 6, 1))
+    renderer = ScreenRenderer()
+    screen, fresh = pygame.Surface((1920, 1080)), pygame.Surface((1920, 1080))
+    first, later = states[5], states[6]
+    renderer.render(screen, first)
+    later = replace(later, clock=replace(later.clock, remaining_seconds=(
+        later.clock.remaining_seconds or 100.0) - 7.0))
+    rects = renderer.render(screen, later)
+    render_frame(fresh, later)
+    assert renderer.stats == {"full": 1, "partial": 1, "skipped": 0}
+    assert len(rects) >= 3  # two time fields and the table's rects
+    assert pixels(screen) == pixels(fresh)
+
+
+def _box(cv: Canvas, colour: tuple[int, int, int], r: tuple[int, int, int, int]) -> pygame.Rect:
+    pygame.draw.rect(cv.surface, colour, r)
+    return pygame.Rect(r)  # from the arguments: measured under an empty clip
+
+
+def _grey(cv: Canvas) -> None:
+    cv.surface.fill((40, 40, 40), cv.area)
+
+
+def test_a_region_beyond_the_area_makes_the_caller_draw_whole():
+    surf = pygame.Surface((200, 100))
+    cv = Canvas(surf, pygame.Rect(100, 0, 100, 100))
+    layer = draw_layer(cv, _grey, [Region("a", _box, ((200, 0, 0), (110, 10, 20, 20)))])
+    before = pixels(surf)
+    moved = [Region("a", _box, ((200, 0, 0), (90, 10, 20, 20)))]  # 10 px left of the area
+    assert redraw_layer(layer, moved, lambda clip: None) is None
+    assert pixels(surf) == before and layer.placed["a"].region.args[1] == (110, 10, 20, 20)
+
+
+def test_a_region_that_goes_away_is_painted_over_and_overlaps_redrawn_in_order():
+    surf, ref = pygame.Surface((200, 100)), pygame.Surface((200, 100))
+    cv = Canvas(surf)
+    a = Region("a", _box, ((200, 0, 0), (10, 10, 50, 50)))
+    b = Region("b", _box, ((0, 200, 0), (40, 40, 50, 50)))  # over a's corner
+    layer: Layer = draw_layer(cv, _grey, [a, b])
+    after: list[pygame.Rect] = []
+    rects = redraw_layer(layer, [replace(a, args=((0, 0, 200), (10, 10, 50, 50)))],
+                         after.append)
+    draw_layer(Canvas(ref), _grey, [replace(a, args=((0, 0, 200), (10, 10, 50, 50)))])
+    assert pixels(surf) == pixels(ref)
+    assert rects == after and len(rects) == 1  # a's and b's rects overlap: one pass
+    assert redraw_layer(layer, [replace(a, args=((0, 0, 200), (10, 10, 50, 50)))],
+                        after.append) == []
+
+
+def test_merged_rects_do_not_overlap_and_cover_the_dirty_ones():
+    dirty = [pygame.Rect(0, 0, 10, 10), pygame.Rect(5, 5, 10, 10), pygame.Rect(50, 50, 5, 5),
+             pygame.Rect(14, 14, 40, 2)]
+    merged = merge_rects(dirty)
+    assert all(not a.colliderect(b) for i, a in enumerate(merged) for b in merged[i + 1:])
+    assert all(any(m.contains(d) for m in merged) for d in dirty)
+    assert len(merged) == 2
+    assert bounds([]).size == (0, 0) and bounds([pygame.Rect(1, 1, 0, 5)]).size == (0, 0)
