@@ -6,10 +6,12 @@
    separate processes.  A listener on the broker (``pokertable/1/#``, the director's
    user) stamps every message as it arrives:
 
-   * *bust until the move shows on both TVs*: from the ``hand_finished`` report with a
-     bust that comes last before a balancing ``move``, until the public views of both
-     tables (the state each TV renders, retained on ``table/N/public``) show the move
-     announced (``moves``: the director decided it; the TVs' banners say so); p50/p99/max;
+   * *bust until the move shows on both TVs*: from the ``hand_finished`` report with the
+     bust that made a balancing move due (the last bust before a TV first announced it),
+     until the public views of both tables (the state each TV renders, retained on
+     ``table/N/public``) show the move announced: ``planned`` (the director decided at
+     the bust which table gives a player to which) or ``moves`` (the giving table's
+     boundary named the player); the TVs' banners say so; p50/p99/max;
    * *bust until the player is seated at the new table*: from the same bust until both
      public views show the player gone from the giving table and seated at the receiving
      one (the move itself waits for the giving table's hand boundary, TDA 11 and 12);
@@ -77,38 +79,66 @@ def _drain(q: Any) -> list[tuple[float, str, dict[str, Any]]]:
 
 def move_latencies(messages: list[tuple[float, str, dict[str, Any]]]
                    ) -> list[tuple[float, float, float]]:
-    """For each balancing move: (seconds from the last bust reported before it until both
-    tables' public views show the move announced (``moves``: what each TV's banner says);
-    seconds from that bust until both views show the player seated, gone from the giving
-    table and at the receiving one; seconds of the latter from the ``move`` command on,
-    the rest being the giving table's hand in play: a move waits for its boundary)."""
-    last_bust: float | None = None
-    announced: dict[tuple[str, int], float] = {}  # (player, table) -> shown since
+    """For each balancing move: (seconds from the bust that caused it until both tables'
+    public views show it announced: ``planned`` (decided at the bust, the player not named
+    yet) or ``moves`` (named), what each TV's banner says; seconds from that bust until
+    both views show the player seated, gone from the giving table and at the receiving
+    one; seconds of the latter from the ``move`` command on, the rest being the giving
+    table's hand in play: a move waits for its boundary).  The bust that caused a move is
+    the last one reported before either view first announced it."""
+    busts: list[float] = []
+    views = _Views()
     pending: dict[str, _Move] = {}
     done = []
     for t, topic, msg in messages:
         parts, body = topic.split("/"), msg.get("body", {})
         if parts[-1] == "report" and msg["kind"] == "hand_finished" and body["busted"]:
-            last_bust = t
-        elif parts[-1] == "command" and msg["kind"] == "move" and last_bust is not None:
-            m = _Move(last_bust, int(parts[3]), body["to_table"], t)
-            m.shown = {n: announced[(body["player"], n)] for n in (m.giver, m.taker)
-                       if (body["player"], n) in announced}
+            busts.append(t)
+        elif parts[-1] == "command" and msg["kind"] == "move" and busts:
+            m = _Move(int(parts[3]), body["to_table"], t)
+            m.shown = {n: since for n in (m.giver, m.taker)
+                       if (since := views.since(n, body["player"], m.giver, m.taker))
+                       is not None}
             pending[body["player"]] = m
         elif parts[-1] == "public":
             table, names = int(parts[3]), {p[0] for p in body["players"]}
-            shown = {m[0] for m in body.get("moves", ())}
-            for key in [k for k in announced if k[1] == table and k[0] not in shown]:
-                del announced[key]
-            for player in shown:
-                announced.setdefault((player, table), t)
+            named = {m[0]: (m[1], m[2]) for m in body.get("moves", ())}
+            views.see(table, named, {tuple(p) for p in body.get("planned", ())}, t)
             for player, m in list(pending.items()):
-                m.see(table, player in names, player in shown, t)
+                m.see(table, player in names, player in named, t)
                 if m.seated is not None:
-                    done.append((m.announced() - m.bust, m.seated - m.bust,
-                                 m.seated - m.command))
+                    bust = max((b for b in busts if b <= m.first()), default=m.command)
+                    done.append((m.announced() - bust, m.seated - bust, m.seated - m.command))
                     del pending[player]
     return done
+
+
+class _Views:
+    """Since when each table's public view has announced each move: named (player) or
+    planned ((giver, taker), the player not named yet); a planned move that becomes named
+    in the same view keeps the time it was first announced."""
+
+    def __init__(self) -> None:
+        self.planned: dict[tuple[int, tuple[int, int]], float] = {}
+        self.named: dict[tuple[int, str], float] = {}
+
+    def see(self, table: int, named: dict[str, tuple[int, int]],
+            planned: set[tuple[int, int]], t: float) -> None:
+        ended = {pair: since for (n, pair), since in self.planned.items()
+                 if n == table and pair not in planned}
+        for pair in ended:
+            del self.planned[(table, pair)]
+        for pair in planned:
+            self.planned.setdefault((table, pair), t)
+        for key in [k for k in self.named if k[0] == table and k[1] not in named]:
+            del self.named[key]
+        for player, pair in named.items():
+            if (table, player) not in self.named:
+                self.named[(table, player)] = ended.get(pair, self.planned.get((table, pair),
+                                                                               t))
+
+    def since(self, table: int, player: str, giver: int, taker: int) -> float | None:
+        return self.named.get((table, player), self.planned.get((table, (giver, taker))))
 
 
 class _Move:
@@ -116,8 +146,8 @@ class _Move:
     when its public view first announced the move; ``seated``: when both views showed the
     player gone from the giving table and seated at the receiving one."""
 
-    def __init__(self, bust: float, giver: int, taker: int, command: float) -> None:
-        self.bust, self.giver, self.taker, self.command = bust, giver, taker, command
+    def __init__(self, giver: int, taker: int, command: float) -> None:
+        self.giver, self.taker, self.command = giver, taker, command
         self.shown: dict[int, float] = {}
         self.gone: float | None = None
         self.there: float | None = None
@@ -132,6 +162,10 @@ class _Move:
             self.there = t
         if self.gone is not None and self.there is not None:
             self.seated = max(self.gone, self.there)
+
+    def first(self) -> float:
+        """When a TV first announced the move (the command's time if none did)."""
+        return min(self.shown.values(), default=self.command)
 
     def announced(self) -> float:
         """When both TVs first showed the move: both views announced it, or (one never

@@ -39,10 +39,11 @@ def test_bench_runs_once_in_a_tiny_size(name, tmp_path):
 def test_the_venue_bench_times_a_move_from_the_bust_to_its_announcement_and_its_seat():
     from bench_venue_live import move_latencies
 
-    def public(t, table, players, moves=()):
+    def public(t, table, players, moves=(), planned=()):
         return (t, f"pokertable/1/table/{table}/public",
                 {"kind": "table_public", "body": {"players": [[p, 1, 5] for p in players],
-                                                  "moves": [list(m) for m in moves]}})
+                                                  "moves": [list(m) for m in moves],
+                                                  "planned": [list(m) for m in planned]}})
 
     bust = (10.0, "pokertable/1/table/1/report",
             {"kind": "hand_finished", "body": {"busted": [["Cy", 100]]}})
@@ -56,3 +57,13 @@ def test_the_venue_bench_times_a_move_from_the_bust_to_its_announcement_and_its_
     assert (round(shown, 3), round(seated, 3), round(from_command, 3)) == (0.5, 3.0, 2.8)
     unannounced = [bust, move, public(12.0, 1, ["Ann"]), public(13.0, 2, ["Dee", "Bob"])]
     assert [round(x, 3) for x in move_latencies(unannounced)[0]] == [3.0, 3.0, 2.8]
+    # decided at the bust (table 1 gives one to table 2), named at table 1's boundary;
+    # a later bust elsewhere is not the one that made the move due
+    other = (10.5, "pokertable/1/table/3/report",
+             {"kind": "hand_finished", "body": {"busted": [["Zed", 100]]}})
+    later = (11.0, move[1], move[2])
+    planned = [bust, public(10.05, 2, ["Dee"], planned=((1, 2),)),
+               public(10.08, 1, ["Ann", "Bob"], planned=((1, 2),)), other, later,
+               public(11.1, 1, ["Ann", "Bob"], announced), public(11.1, 2, ["Dee"], announced),
+               public(12.0, 1, ["Ann"], announced), public(13.0, 2, ["Dee", "Bob"])]
+    assert [round(x, 3) for x in move_latencies(planned)[0]] == [0.08, 3.0, 2.0]

@@ -37,6 +37,8 @@ numbers are those of the 2024 edition as the venue issue cites them.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.tournament.seating import (
@@ -144,10 +146,12 @@ def destination(state: VenueSeating, giver: int) -> tuple[int, int] | None:
     return None
 
 
-def balance(state: VenueSeating, number: int) -> tuple[VenueSeating, list[Move]]:
+def balance(state: VenueSeating, number: int,
+            most: int | None = None) -> tuple[VenueSeating, list[Move]]:
     """The balancing moves decided at table ``number``'s hand boundary: while the room is
     out of balance and ``number`` is one of the tables with the most players, its player
-    due the big blind next moves to the worst seat of the shortest table.
+    due the big blind next moves to the worst seat of the shortest table (at most ``most``
+    players; None: as many as that takes).
 
     Returns the new state and the moves (none when nothing is due).
 
@@ -157,7 +161,7 @@ def balance(state: VenueSeating, number: int) -> tuple[VenueSeating, list[Move]]
     if state.table(number).status != "open":
         raise SeatingError(f"table {number} is not in play")
     moves: list[Move] = []
-    while out_of_balance(state):
+    while out_of_balance(state) and (most is None or len(moves) < most):
         giver = state.table(number)
         if giver.count < max(t.count for t in state.open_tables()):
             break
@@ -170,6 +174,50 @@ def balance(state: VenueSeating, number: int) -> tuple[VenueSeating, list[Move]]
         state = state.with_table(receiver.with_player(target[1], player))
         moves.append(Move(player, number, seat, target[0], target[1], "balance"))
     return state, moves
+
+
+def planned_moves(state: VenueSeating, keep: Sequence[tuple[int, int]] = (),
+                  prefer: Sequence[int] = ()) -> tuple[tuple[int, int], ...]:
+    """(giving table, receiving table) of each balancing move the room needs now, by the
+    players' counts alone: decided the moment a table falls short (a bust), before the
+    giving table's boundary names the player (TDA 11 and 12: the player due the big blind
+    next, known only there).  While two open tables differ by more than
+    ``max_difference``, a table with the most players gives one to the open table with the
+    fewest, not held (the lowest number among equals), while that one has two players
+    fewer or more.  Which of the longest tables gives (TDA 11-C, a set procedure): one
+    still owing a move in ``keep`` (the moves planned before: a plan stands), else the
+    first in ``prefer``, else the lowest number.
+
+    >>> from engine.tournament.seating import new_venue, draw_seats
+    >>> import random
+    >>> venue, _ = draw_seats(new_venue([9, 9, 9], [1, 2, 3]), [f"P{i}" for i in range(20)],
+    ...                       random.Random(1))
+    >>> [t.count for t in venue.tables], planned_moves(venue)
+    ([7, 6, 7], ())
+    >>> short = venue.with_table(venue.table(2).with_player(
+    ...     next(iter(venue.table(2).players)), None))
+    >>> planned_moves(short), planned_moves(short, prefer=[3]), planned_moves(short, [(3, 2)])
+    (((1, 2),), ((3, 2),), ((3, 2),))
+    """
+    counts = {t.number: t.count for t in state.open_tables()}
+    takers = {t.number for t in state.open_tables() if not t.held}
+    owed = Counter(giver for giver, _taker in keep)
+    plan: list[tuple[int, int]] = []
+    while len(counts) > 1 and max(counts.values()) - min(counts.values()) \
+            > state.max_difference:
+        top = max(counts.values())
+        longest = [n for n in sorted(counts) if counts[n] == top]
+        giver = next((n for n in longest if owed[n] > 0),
+                     next((n for n in prefer if n in longest), longest[0]))
+        short = sorted((counts[n], n) for n in takers if n != giver)
+        if not short or short[0][0] + 2 > counts[giver]:
+            break
+        taker = short[0][1]
+        plan.append((giver, taker))
+        owed[giver] -= 1
+        counts[giver] -= 1
+        counts[taker] += 1
+    return tuple(plan)
 
 
 def record_positions(state: VenueSeating, number: int, button: int, small_blind: int,

@@ -132,10 +132,13 @@ def hand_started(state: VenueSeating, number: int, button: int, small_blind: int
 
 
 def hand_finished(state: VenueSeating, number: int, busted: Sequence[str],
-                  rng: random.Random) -> tuple[VenueSeating, list[Move]]:
+                  rng: random.Random, balancing: bool = True
+                  ) -> tuple[VenueSeating, list[Move]]:
     """Table ``number`` is at a hand boundary and ``busted`` (players of that table, in
     the order they finish, first out first) are out.  Returns the new state and the moves
-    decided now: the final-table draw, a break of this table, or balancing moves from it.
+    decided now: the final-table draw, a break of this table, or balancing moves from it
+    (``balancing`` False: none; the live director decides those itself,
+    :mod:`engine.tournament.venue_live`).
 
     Raises:
         SeatingError: the table is not playing, or a busted player is not seated there or
@@ -162,7 +165,7 @@ def hand_finished(state: VenueSeating, number: int, busted: Sequence[str],
     waiting = next_to_break(state)
     if waiting is not None and idle(state.table(waiting)) and can_break(state, waiting):
         return break_table(state, waiting, rng)
-    return balance(state, number)
+    return balance(state, number) if balancing else (state, [])
 
 
 def idle(table: TableSeats) -> bool:

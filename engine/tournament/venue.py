@@ -132,7 +132,10 @@ class VenueState:
     chips: dict[str, int]                      # every player still in -> chips
     bought_in: int
     clock: VenueClock
-    clock_ms: int = 0                          # live mode: wall ms the clock has run
+    clock_ms: int = 0                          # live mode: ms the clock has run
+    paused_at: int | None = None               # live mode: wall ms of the pause, if paused
+    paused_ms: int = 0                         # live mode: wall ms paused before that
+    planned: tuple[tuple[int, int], ...] = ()  # live mode: (giver, taker) moves announced
     transit: dict[str, Transit] = field(default_factory=dict)
     places: dict[str, int] = field(default_factory=dict)
     awaiting: dict[int, set[int]] = field(default_factory=dict)   # table -> seqs

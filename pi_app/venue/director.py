@@ -381,4 +381,4 @@ def public_state(s: VenueState, held: list[tuple[str, int, int]] | None = None
         s.round, seated, tuple(pending),
         tuple(sorted(s.places.items(), key=lambda kv: (kv[1], kv[0]))),
         tuple((n, t.report_mark) for n, t in sorted(s.tables.items())), broken,
-        s.seating.final_table or 0, s.phase == "over")
+        s.seating.final_table or 0, s.phase == "over", s.planned)

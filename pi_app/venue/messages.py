@@ -267,7 +267,9 @@ class VenueState:
     out, 1-based, tied players sharing a place; ``applied``: (table, highest report seq
     the director applied): the acknowledgement of each table's reports; ``broken``: the
     tables broken, in order; ``final_table``: the final table's number (0: not yet);
-    ``finished``: a winner is known.
+    ``finished``: a winner is known; ``planned``: (giving table, receiving table) of each
+    balancing move decided at a bust whose player the giving table names at its next
+    boundary (then it is in ``pending``).
     """
     KIND: ClassVar[str] = "venue_state"
     round: int = _f(HAND)
@@ -279,6 +281,8 @@ class VenueState:
     broken: tuple[int, ...] = _f(_rows(TABLE, most=MAX_TABLES))
     final_table: int = _f(_integer(0, MAX_TABLES))
     finished: bool = _f(_flag)
+    planned: tuple[tuple[int, int], ...] = field(
+        default=(), metadata={"check": _rows(TABLE, TABLE, most=MAX_PLAYERS, unique=False)})
 
 
 @dataclass(frozen=True)
@@ -288,7 +292,9 @@ class TablePublic:
     the ``board`` and the hole cards ``shown`` face up (player, card), never another;
     ``applied``: the highest director command seq the table applied; ``moves``: the
     director's announced moves its TV shows, (player, from table, to table), those
-    leaving and those coming, until the player is seated (at most :data:`MAX_MOVES`)."""
+    leaving and those coming, until the player is seated (at most :data:`MAX_MOVES`);
+    ``planned``: the moves announced before their player is named, (from table, to
+    table), those that touch this table (at most :data:`MAX_MOVES`)."""
     KIND: ClassVar[str] = "table_public"
     hand: int = _f(HAND)
     level: int = _f(LEVEL_INDEX)
@@ -299,6 +305,8 @@ class TablePublic:
     applied: int = _f(MARK)
     moves: tuple[tuple[str, int, int], ...] = field(
         default=(), metadata={"check": _rows(_name, TABLE, TABLE, most=MAX_MOVES)})
+    planned: tuple[tuple[int, int], ...] = field(
+        default=(), metadata={"check": _rows(TABLE, TABLE, most=MAX_MOVES, unique=False)})
 
 
 KINDS: dict[str, type] = {cls.KIND: cls for cls in (

@@ -31,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -79,22 +80,25 @@ def report_body(report: dict[str, Any]) -> Any:
 
 def public_body(screen: ScreenState, *, level: int, applied: int,
                 seated: Mapping[int, str] | None = None,
-                moves: tuple[tuple[str, int, int], ...] = ()) -> TablePublic:
+                moves: tuple[tuple[str, int, int], ...] = (),
+                planned: tuple[tuple[int, int], ...] = ()) -> TablePublic:
     """The retained public view of a table from its public ``screen`` state: the hand
     number, the ``level`` index, each player's seat and stack, the board, the cards shown
     face up (a card not shown is never in the screen state), and ``applied``: the highest
     director command applied.  ``seated`` (seat -> name, the players seated now): between
     hands the screen still shows the last hand, whose seats may since have been left; a
     seat not held by the same player now is left out.  ``moves``: the announced moves
-    the TV shows (:meth:`TableNode.announced`), (player, from table, to table)."""
+    the TV shows (:meth:`TableNode.announced`), (player, from table, to table);
+    ``planned``: those announced before the player is named (:meth:`TableNode.planned`),
+    (from table, to table)."""
     table = screen.table
     if table is None:
-        return TablePublic(0, level, (), (), (), applied, moves)
+        return TablePublic(0, level, (), (), (), applied, moves, planned)
     kept = _kept_seats(screen, seated)
     return TablePublic(table.hand_number, level, tuple((s.name, s.seat, s.stack) for s in kept),
                        tuple(str(c) for c in table.board),
                        tuple((s.name, str(c)) for s in kept for c in s.shown_cards), applied,
-                       moves)
+                       moves, planned)
 
 
 def shown_players(screen: ScreenState, seated: Mapping[int, str] | None = None) -> set[str]:
@@ -230,13 +234,36 @@ class TableNode:
                      if m[1] == self.table or (m[2] == self.table and m[0] not in present)
                      )[:MAX_MOVES]
 
+    def planned(self) -> tuple[tuple[int, int], ...]:
+        """The balancing moves the director decided at a bust that touch this table,
+        (giving table, receiving table), before the giving table names the player at its
+        next boundary (from the retained state's ``planned``; at most :data:`MAX_MOVES`)."""
+        state = self.director_state
+        if state is None or state.finished:
+            return ()
+        return tuple(m for m in state.planned if self.table in m)[:MAX_MOVES]
+
+    def planned_words(self) -> list[str]:
+        """The TV's lines for :meth:`planned`: "A player moves to table 1 after this
+        hand" at the giving table, "A player joins from table 3 after its hand" at the
+        receiving one (two or more: "2 players ...")."""
+        lines = []
+        for (giver, taker), n in sorted(Counter(self.planned()).items()):
+            who = "A player" if n == 1 else f"{n} players"
+            lines.append(f"{who} {'moves' if n == 1 else 'move'} to table {taker} after "
+                         f"this hand" if giver == self.table else
+                         f"{who} {'joins' if n == 1 else 'join'} from table {giver} after "
+                         f"its hand")
+        return lines
+
     def banner_words(self, core: Any, screen: ScreenState | None = None) -> str | None:
         """What the TV's venue banner says now for ``core`` (a table in venue mode), one
         line each (joined by newlines): "Final table" once the director has drawn it here,
         "Waiting for the director" between hands until its ``go`` (or "This table is
         broken"), then each announced move (:meth:`announced`): "P05 moves to table 2
         after this hand" here, "P05 joins from table 1" at the table they go to, until the
-        TV (``screen``, by default ``core``'s) shows them seated; or None."""
+        TV (``screen``, by default ``core``'s) shows them seated, then the moves decided
+        but not yet named (:meth:`planned_words`); or None."""
         v = core.venue
         state = self.director_state
         if v is None or (state is not None and state.finished):
@@ -255,7 +282,7 @@ class TableNode:
         for player, giver, taker in self.announced(present):
             lines.append(f"{player} moves to table {taker} after this hand"
                          if giver == self.table else f"{player} joins from table {giver}")
-        return "\n".join(lines) or None
+        return "\n".join(lines + self.planned_words()) or None
 
     def banner(self, core: Callable[[], Any]) -> Callable[[ScreenState], ScreenState]:
         """A TV overlay (:attr:`pi_app.service.loop.ServiceLoop.tv_overlays`) putting
@@ -271,7 +298,8 @@ class TableNode:
         (:func:`public_body`), with the moves its TV announces (:meth:`announced`)."""
         screen, seated = core.screen_state(), core.names()
         return public_body(screen, level=core.tournament.clock.index, applied=core.venue.mark,
-                           seated=seated, moves=self.announced(shown_players(screen, seated)))
+                           seated=seated, moves=self.announced(shown_players(screen, seated)),
+                           planned=self.planned())
 
     def publish_public(self, seq: int, body: TablePublic) -> None:
         """Publish the retained public view as message ``seq`` (the journal's last record:

@@ -41,10 +41,18 @@ class LiveNight:
     gos: int = 0
     levels: list[int] = field(default_factory=list)
     clock_ms: int = 0
+    pauses: int = 0
+    balancing: int = 0   # balancing moves at a boundary without a bust
+    unannounced: list[Order] = field(default_factory=list)  # those not announced before
 
-    def send(self, orders: list[Order]) -> None:
+    def send(self, orders: list[Order], givers: set[int] | None = None) -> None:
         for o in orders:
+            if o.kind == "move" and givers is not None:
+                self.balancing += 1
+                if o.table not in givers:
+                    self.unannounced.append(o)
             if o.kind == "go":
+                assert self.state.paused_at is None, "a go while the clock is paused"
                 self.gos += 1
                 if any(t.playing for n, t in self.state.tables.items() if n != o.table):
                     self.gos_while_others_play += 1
@@ -58,9 +66,13 @@ class LiveNight:
         choices = [("take", n) for n, q in self.inbox.items() if q]
         choices += [("end", n) for n, q in self.out.items() if q and not q[0][1]]
         choices += [("report", n) for n, q in self.out.items() if q and q[0][1]]
+        if self.state.paused_at is not None:
+            choices.append(("clock", 0))
         if not choices:
             return False
         what, n = self.rng.choice(sorted(choices) + [("tick", 0)])
+        if what == "tick" and self.rng.random() < 0.1:
+            what = "clock"  # now and then the director pauses the clock
         if what == "take":
             for rep in self.tables[n].take(self.inbox[n].pop(0)):
                 self.out.setdefault(n, []).append((rep, rep[2] != "hand_finished"))
@@ -68,7 +80,15 @@ class LiveNight:
             self.out[n][0] = (self.out[n][0][0], True)
         elif what == "report":
             (table, seq, kind, args), _ = self.out[n].pop(0)
+            givers = {g for g, _t in self.state.planned}
             self.state, orders = venue_live.step(self.state, table, seq, kind, args)
+            quiet = kind == "hand_finished" and not args[2] and \
+                self.state.seating.final_table is None
+            self.send(orders, givers if quiet else None)
+        elif what == "clock":  # the director pauses or resumes the clock
+            self.pauses += self.state.paused_at is None
+            flip = venue_live.resume if self.state.paused_at is not None else venue_live.pause
+            self.state, orders = flip(self.state, self.clock_ms)
             self.send(orders)
         else:
             self.clock_ms += 60_000
@@ -113,6 +133,8 @@ def test_a_live_night_keeps_the_chips_and_ends_in_places(setup, seed, pace):
     at_tables = {p: c for t in night.tables.values() for p, c in t.stacks.items()}
     assert at_tables == {winner: 1000 * players}
     assert night.state.transit == {}
+    # a table gives a player at a boundary without a bust only if it was announced
+    assert night.unannounced == []
 
 
 def test_a_table_at_its_boundary_is_not_kept_waiting_for_the_others():
@@ -137,11 +159,12 @@ def test_the_clock_runs_on_wall_time_and_never_goes_back():
 class Director:
     """The live director driven by hand: each table's reports numbered in order."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, seats: tuple[int, ...] = (9, 9)) -> None:
         names = [f"P{i:02d}" for i in range(1, players + 1)]
-        self.state, orders = venue_live.start(VenueSetup((9, 9), (1, 2), 1, LEVELS), names,
+        order = tuple(range(1, len(seats) + 1))
+        self.state, orders = venue_live.start(VenueSetup(seats, order, 1, LEVELS), names,
                                               1000, seed=5)
-        self.seq = {1: 0, 2: 0}
+        self.seq = dict.fromkeys(order, 0)
         self.gos = [o for o in orders for o in self.answer(o)]
 
     def report(self, table: int, kind: str, *args: object) -> list[Order]:
@@ -206,3 +229,85 @@ def test_a_late_entry_is_seated_live_at_a_table_with_the_fewest_players():
     assert d.state.bought_in == 13 * 1000 + 800
     d.report(short, "applied", seat[0].seq)
     assert d.state.pending() == [] and d.state.seating.location("Late")[0] == short
+
+
+def test_nights_with_pauses_move_players_only_as_announced():
+    nights = [live_night(VenueSetup((9, 9, 9), (1, 2, 3), 1, LEVELS), 24, seed, pace=seed)
+              for seed in range(6)]
+    assert sum(n.pauses for n in nights) > 6 and sum(n.balancing for n in nights) > 6
+    assert [o for n in nights for o in n.unannounced] == []
+
+
+def _bust(d: Director, table: int, count: int, hand: int = 1) -> list[Order]:
+    """Table ``table`` ends ``hand`` with its first ``count`` players busted."""
+    at = [p for _s, p in d.seats(table)]
+    chips = ((at[count], 1000 * (count + 1)),) + tuple((p, 1000) for p in at[count + 1:])
+    return d.report(table, "hand_finished", hand, chips,
+                    tuple((p, 1000) for p in at[:count]), 0)
+
+
+def test_the_move_is_announced_at_the_bust_and_made_at_the_givers_boundary():
+    d = Director(14)
+    d.start_hand(1, 1)
+    d.start_hand(2, 1)
+    more = _bust(d, 1, 3)  # 4 against 7: table 2 owes table 1 a player, said at once
+    assert d.state.planned == ((2, 1),) and not [o for o in more if o.kind == "move"]
+    assert d.state.pending() == []  # nobody named yet: table 2 is in its hand
+    chips2 = tuple((p, 1000) for _s, p in d.seats(2))
+    more = d.report(2, "hand_finished", 1, chips2, (), 0)
+    moves = [o for o in more if o.kind == "move"]
+    assert [(o.table, o.args[2]) for o in moves] == [(2, 1)] and d.state.planned == ()
+    assert d.state.pending() == [(moves[0].args[0], 2, 1)]  # named at its boundary
+
+
+def test_an_announced_move_no_longer_needed_is_withdrawn():
+    d = Director(14)
+    d.start_hand(1, 1)
+    d.start_hand(2, 1)
+    _bust(d, 1, 3)
+    assert d.state.planned == ((2, 1),)
+    more = _bust(d, 2, 3)  # table 2 busts three too: 4 and 4
+    assert d.state.planned == () and not [o for o in more if o.kind == "move"]
+
+
+def test_only_the_table_that_owes_the_move_gives_it():
+    d = Director(27, seats=(9, 9, 9))
+    for t in (1, 2, 3):
+        d.start_hand(t, 1)
+    counts = {t: len(d.seats(t)) for t in (1, 2, 3)}
+    assert sorted(counts.values()) == [9, 9, 9]
+    _bust(d, 3, 2)  # 9, 9, 7: one move, from table 1 (both play; the lower number)
+    assert d.state.planned == ((1, 3),)
+    chips2 = tuple((p, 1000) for _s, p in d.seats(2))
+    more = d.report(2, "hand_finished", 1, chips2, (), 0)  # as long, but owes nothing
+    assert not [o for o in more if o.kind == "move"] and d.state.planned == ((1, 3),)
+    chips1 = tuple((p, 1000) for _s, p in d.seats(1))
+    more = d.report(1, "hand_finished", 1, chips1, (), 0)
+    assert [(o.table, o.args[2]) for o in more if o.kind == "move"] == [(1, 3)]
+
+
+def test_the_paused_clock_stops_deals_no_hand_and_resumes_with_the_time_left():
+    d = Director(14)
+    d.start_hand(1, 1)
+    d.state, _ = venue_live.tick(d.state, 100_000)
+    left = d.state.clock.remaining_ms()
+    d.state, orders = venue_live.pause(d.state, 250_000)
+    assert d.state.clock.remaining_ms() == left - 150_000
+    assert sorted((o.table, o.kind, o.args) for o in orders) == [
+        (1, "signal", ("pause",)), (2, "signal", ("pause",))]
+    with pytest.raises(VenueStateError, match="paused already"):
+        venue_live.pause(d.state, 260_000)
+    for o in orders:
+        assert d.answer(o) == []
+    chips = tuple((p, 1000) for _s, p in d.seats(1))
+    assert d.report(1, "hand_finished", 1, chips, (), 0) == []  # no go while paused
+    same, orders = venue_live.tick(d.state, 2_000_000)  # the paused time does not count
+    assert orders == [] and same.clock.remaining_ms() == left - 150_000
+    d.state, orders = venue_live.resume(d.state, 900_000)
+    assert [(o.table, o.kind, o.args) for o in orders] == [
+        (1, "signal", ("resume",)), (2, "signal", ("resume",))]
+    assert [o.kind for o in d.answer(orders[0])] == ["go"]  # table 1 deals again
+    d.state, _ = venue_live.tick(d.state, 910_000)
+    assert d.state.clock.remaining_ms() == left - 160_000  # on from the time left
+    with pytest.raises(VenueStateError, match="not paused"):
+        venue_live.resume(d.state, 920_000)

@@ -32,6 +32,7 @@ class ModelTable:
     seq: int = 0
     level: tuple[Any, ...] = ()
     broken: bool = False
+    paused: bool = False
     dealt: list[int] = field(default_factory=list)  # players at each hand dealt
 
     def report(self, kind: str, *args: Any) -> Report:
@@ -43,9 +44,13 @@ class ModelTable:
         assert not self.broken, f"table {self.number} got {order.kind} after its break"
         # a level applies at once (blinds up next hand): the live director sends it while
         # a table plays; every other command is for the hand the table is at
-        assert order.for_hand == self.hand or (order.kind == "level" and
-                                               order.for_hand < self.hand), (order, self.hand)
         kind, args = order.kind, order.args
+        at_once = kind == "level" or args in (("pause",), ("resume",))  # not at a boundary
+        assert order.for_hand == self.hand or (at_once and order.for_hand < self.hand), (
+            order, self.hand)
+        if args in (("pause",), ("resume",)):
+            self.paused = args == ("pause",)
+            return [self.report("applied", order.seq)]
         if kind == "seat":
             player, seat, chips, _reason = args
             assert seat not in self.occupants and 1 <= seat <= self.seats, (order, self)
@@ -66,7 +71,7 @@ class ModelTable:
         if kind == "level":
             self.level = args
             return [self.report("applied", order.seq)]
-        assert kind == "go" and args == (self.hand + 1,)
+        assert kind == "go" and args == (self.hand + 1,) and not self.paused
         return self.play()
 
     def play(self) -> list[Report]:

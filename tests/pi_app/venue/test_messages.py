@@ -156,9 +156,9 @@ def _latest(kind, body):
 
 
 STATE = {"round": 1, "seated": [], "pending": [], "places": [], "applied": [],
-         "broken": [], "final_table": 0, "finished": False}
+         "broken": [], "final_table": 0, "finished": False, "planned": []}
 PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "applied": 0,
-          "moves": []}
+          "moves": [], "planned": []}
 
 
 @pytest.mark.parametrize("kind, base, change, message", [
@@ -170,6 +170,8 @@ PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "appli
     ("venue_state", STATE, {"broken": [1, 1]}, "twice"),
     ("venue_state", STATE, {"broken": list(range(1, 66))}, "at most 64 rows"),
     ("venue_state", STATE, {"finished": 1}, "true or false"),
+    ("venue_state", STATE, {"planned": [[1, 65]]}, "planned\\[0\\] must be"),
+    ("venue_state", STATE, {"planned": [[1]]}, "a row of 2 values"),
     ("table_public", PUBLIC, {"board": ["As", "Kd", "Qh", "Jc", "Tc", "9c"]}, "at most 5"),
     ("table_public", PUBLIC, {"board": ["1x"]}, "must be a card"),
     ("table_public", PUBLIC, {"board": ["as"]}, "must be a card"),
@@ -182,6 +184,8 @@ PUBLIC = {"hand": 1, "level": 0, "players": [], "board": [], "shown": [], "appli
     ("table_public", PUBLIC, {"moves": [["Ann", 1]]}, "a row of 3 values"),
     ("table_public", PUBLIC, {"moves": [["An\u202en", 1, 2]]}, "moves\\[0\\]"),
     ("table_public", PUBLIC, {"moves": None}, "moves must be a list"),
+    ("table_public", PUBLIC, {"planned": [[1, 2]] * 21}, "at most 20"),
+    ("table_public", PUBLIC, {"planned": [[0, 2]]}, "planned\\[0\\] must be"),
 ])
 def test_bad_retained_state_is_refused(kind, base, change, message):
     with pytest.raises(MessageError, match=message):

@@ -230,3 +230,29 @@ def test_the_band_grows_a_line_for_each_announced_move_and_draws_them_all():
     band = draw_venue_banner(Canvas(surface), venue_banner_of(screen))
     assert band.bottom == one.bottom and band.height > one.height + 100
     assert surface.get_at((band.centerx, band.top + 1))[:3] == tuple(ACCENT)[:3]
+
+
+def test_a_move_decided_at_a_bust_is_announced_on_both_tvs_before_the_player_is_named():
+    core, node = _core(), FakeNode()
+    _seated(core)  # Ann, Bob and Cy at table 1
+    giver, taker, other = TableNode(node, 1), TableNode(FakeNode(), 2), TableNode(FakeNode(), 3)
+    state = VenueState(4, (), (), (), ((1, 0),), (), 0, False, ((1, 2), (1, 2), (3, 1)))
+    for table in (giver, taker, other):
+        table.on_state(state)
+    assert giver.banner_words(core) == ("Waiting for the director\n"
+                                        "2 players move to table 2 after this hand\n"
+                                        "A player joins from table 3 after its hand")
+    assert "A player moves to table 1 after this hand" in other.banner_words(core)
+    assert taker.planned() == ((1, 2), (1, 2))
+    view = giver.public_view(core)
+    assert view.planned == ((1, 2), (1, 2), (3, 1)) and view.moves == ()
+    giver.publish_public(1, view)  # within the messages' bounds
+    assert node.sent[-1][2].planned == view.planned
+    named = VenueState(5, (), (("Bob", 1, 2),), (), ((1, 0),), (), 0, False, ((1, 2),))
+    giver.on_state(named)  # table 1's boundary named one of them
+    assert giver.banner_words(core) == ("Waiting for the director\n"
+                                        "Bob moves to table 2 after this hand\n"
+                                        "A player moves to table 2 after this hand")
+    giver.on_state(VenueState(6, (), (), (), ((1, 0),), (), 0, False))  # withdrawn
+    assert giver.banner_words(core) == "Waiting for the director"
+    assert giver.public_view(core).planned == ()
