@@ -9,7 +9,8 @@ from the director's process (``pokertable director --console HOST:PORT``).
   page sends its token): :mod:`pi_app.console.venue_state`;
 * ``POST /api/pair`` (a pairing code for a director's token; the code is printed on the
   director's stderr, there is no TV), ``POST /api/venue/register`` ``{"name"}`` (before
-  the start a registration, after it a late entry) and ``POST /api/venue/start`` ``{}``,
+  the start a registration, after it a late entry), ``POST /api/venue/start`` ``{}``,
+  ``POST /api/venue/pause`` and ``/api/venue/resume`` ``{}`` (the director's clock),
   director only, with the table console's rules: a bearer token (401), the page's own
   origin (403), a director's role (403), at most 4 kB (413) of ``application/json`` (415),
   the fields checked (400); then the director's answer (409 with its one line, 400 for a
@@ -42,7 +43,7 @@ from pi_app.console.routes import (
     parse_json,
 )
 from pi_app.console.server import STATIC_DIR, ConsoleServer
-from pi_app.venue.entry import Entry, Request, Start
+from pi_app.venue.entry import ClockRequest, Entry, Request, Start
 
 log = logging.getLogger("pokertable.console.venue")
 
@@ -129,7 +130,8 @@ class VenueConsole(ConsoleServer):
                   Route("/api/pair", api.pair, methods=["POST"]),
                   Route("/api/venue/register", self._handler(api, "register"),
                         methods=["POST"]),
-                  Route("/api/venue/start", self._handler(api, "start"), methods=["POST"]),
+                  *(Route(f"/api/venue/{what}", self._handler(api, what), methods=["POST"])
+                    for what in ("start", "pause", "resume")),
                   Mount("/static", app=StaticFiles(directory=STATIC_DIR), name="static")]
         return Starlette(routes=routes,
                          exception_handlers={404: api_not_found, 405: api_not_found})
@@ -149,7 +151,9 @@ class VenueConsole(ConsoleServer):
                 body = check_fields(fields, parse_json(await api.raw(request)))
             except Refused as r:
                 return _error(r.status, r.message)
-            req: Request = Entry(name=body["name"]) if what == "register" else Start()
+            req: Request = (Entry(name=body["name"]) if what == "register" else
+                            Start() if what == "start" else
+                            ClockRequest(pause=what == "pause"))
             self.submit(req)
             try:
                 answer = await asyncio.wait_for(asyncio.wrap_future(req.future),
@@ -163,5 +167,7 @@ class VenueConsole(ConsoleServer):
             log.info("venue console: %s by token %s: %s", what, who.id, answer)
             if what == "register":
                 return JSONResponse({"ok": True, "name": answer[0], "chips": answer[1]})
-            return JSONResponse({"ok": True, "players": len(answer)})
+            if what == "start":
+                return JSONResponse({"ok": True, "players": len(answer)})
+            return JSONResponse({"ok": True, **answer})
         return handle

@@ -10,15 +10,19 @@ shows its table only)::
      "tables": [{"number", "name", "seats", "status", "online", "held",
                  "players": [{"seat", "name", "chips"}]}],
      "pending": [{"player", "from", "to", "held"}],
+     "planned": [{"from", "to"}],
      "clock": {"level" (the structure's index), "number" (as the TVs say it),
-               "small_blind", "big_blind", "ante", "remaining_ms"},
+               "small_blind", "big_blind", "ante", "remaining_ms", "running"},
      "registered": [name], "entries": int, "late_entry": {"open", "chips"},
      "currency": str, "prize_pool": int, "payouts": [[place, amount]],
      "results": [[place, player, prize]], "finished": bool}
 
 Names, seats and chips between hands only: what the tables' TVs show; nothing private
-(no hole card ever reaches the director).  The director's document adds ``"console":
-{"may_start": bool}``.  Chips and money are ints; money is whole units of the structure's
+(no hole card ever reaches the director).  ``planned``: the balancing moves decided at
+a bust whose player the giving table names at its next boundary.  ``remaining_ms`` is
+the clock's time left when the document was made; the page counts down from it while
+``running`` (false before the start, while the director has paused the clock, and at
+the end).  The director's document adds ``"console": {"may_start": bool}``.  Chips and money are ints; money is whole units of the structure's
 ``currency``, put before the amount (as the table console's ``currency``,
 pi_app/console/state.py).
 """
@@ -46,7 +50,9 @@ def registration_document(desk: Any, venue: Any) -> dict[str, Any]:
                       "number": 1 if level is None else level.number,
                       "small_blind": getattr(level, "small_blind", 0),
                       "big_blind": getattr(level, "big_blind", 0),
-                      "ante": getattr(level, "ante", 0), "remaining_ms": None},
+                      "ante": getattr(level, "ante", 0), "remaining_ms": None,
+                      "running": False},
+            "planned": [],
             "registered": list(desk.players), "entries": entries,
             "late_entry": {"open": True, "chips": desk.structure.starting_stack},
             "currency": desk.structure.currency,
@@ -84,7 +90,9 @@ def director_document(director: Any) -> dict[str, Any]:
             "phase": s.phase, "round": s.round, "tables": tables, "pending": pending,
             "clock": {"level": index, "number": _number(director.structure, index),
                       "small_blind": small, "big_blind": big, "ante": ante,
-                      "remaining_ms": s.clock.remaining_ms()},
+                      "remaining_ms": s.clock.remaining_ms(),
+                      "running": s.phase != "over" and s.paused_at is None},
+            "planned": [{"from": f, "to": t} for f, t in s.planned],
             "registered": [], "entries": len(set(s.chips) | set(s.places)),
             "late_entry": late, "currency": director.structure.currency,
             "prize_pool": prizes["prize_pool"],

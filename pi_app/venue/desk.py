@@ -21,7 +21,7 @@ from typing import Any
 from engine.tournament.structure import Structure
 from engine.tournament.venue_prizes import EntryError, check_entry_name
 from pi_app.venue.director_journal import DirectorJournal
-from pi_app.venue.entry import Entry, Start
+from pi_app.venue.entry import ClockRefused, ClockRequest, Entry, Start
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +84,8 @@ class Desk:
                 continue
             if isinstance(event, Entry):
                 event.answer(self.register, event.name)
+            elif isinstance(event, ClockRequest):
+                event.answer(_not_started)
             elif isinstance(event, Start):
                 event.answer(self.start)
                 if event.future.exception() is None:
@@ -91,3 +93,7 @@ class Desk:
                     return list(self.players)
             if self.observer is not None:
                 self.observer(self)
+
+
+def _not_started() -> None:
+    raise ClockRefused("the tournament has not started: its clock runs from the start")

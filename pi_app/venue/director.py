@@ -57,7 +57,7 @@ from pi_app.venue import messages
 from pi_app.venue.broker import ROOT
 from pi_app.venue.config import VenueConfig, read_password
 from pi_app.venue.director_journal import DirectorJournal
-from pi_app.venue.entry import Entry, Start
+from pi_app.venue.entry import ClockRefused, ClockRequest, Entry, Start
 from pi_app.venue.held import HeldOrders
 from pi_app.venue.link import LinkStatus
 from pi_app.venue.node import (
@@ -77,7 +77,10 @@ REPORT_KINDS = ("hand_started", "hand_finished", "moved", "applied", "refused", 
 FINAL_WAIT = 5.0  #: seconds to let the broker take the last state before exiting
 CLOCK_EVERY = 5.0  #: seconds between two publications of the live director's clock
 TICK = 0.25  #: seconds between two looks at the live director's clock
-CLOCK_ROW = 0  #: the journal's table number of a clock tick that changed the level
+CLOCK_ROW = 0  #: the journal's table number of a clock tick that changed the level, a pause
+#: a clock row's kind -> the rule that replays it (args: the wall ms since the start)
+CLOCK_KINDS = {"clock": venue_live.tick, "pause": venue_live.pause,
+               "resume": venue_live.resume}
 
 
 def levels_of(structure_name: str) -> tuple[tuple[LevelSpec, ...], int]:
@@ -145,7 +148,7 @@ class Director:
                 continue
             self._note_origins()
             if table == CLOCK_ROW:
-                self.state, more = venue_live.tick(self.state, *args)
+                self.state, more = CLOCK_KINDS[kind](self.state, *args)
             else:
                 self.state, more = self.step(self.state, table, seq, kind, args)
             orders += more
@@ -214,6 +217,8 @@ class Director:
             event.answer(self.enter, event.name)
         elif isinstance(event, Start):
             event.answer(_started)
+        elif isinstance(event, ClockRequest):
+            event.answer(self.clock_command, "pause" if event.pause else "resume")
         elif isinstance(event, LinkStatus):
             self._link_status(event)
         elif isinstance(event, Delivered):
@@ -307,11 +312,42 @@ class Director:
         self.published += 1
         self._publish()
 
+    def clock_command(self, kind: str) -> dict[str, Any]:
+        """Pause (``kind`` ``pause``) or resume the live clock now: journaled (a clock row
+        with the wall ms since the start), then applied; each open table gets ``signal
+        pause``/``resume`` and the retained clock says it (:func:`venue_live.pause`: no
+        ``go`` while paused, the hands in play finish).  Returns ``{"running",
+        "remaining_ms"}``.
+
+        Raises:
+            ClockRefused: paused already, not paused, the night over, or a rounds night
+                (its clock runs on the tables' hand times): nothing journaled.
+        """
+        if not self.live:
+            raise ClockRefused("the simulated venue's clock runs on the hands: no pause")
+        elapsed = self._elapsed()
+        try:
+            new, orders = CLOCK_KINDS[kind](self.state, elapsed)
+        except VenueStateError as exc:
+            raise ClockRefused(str(exc)) from None
+        self.clock_rows += 1
+        self.journal.append(CLOCK_ROW, self.clock_rows, kind, (elapsed,))
+        self.state = new
+        self._send(orders)
+        self.published += 1
+        self._publish(force=True)
+        log.info("venue: the clock is %s with %d ms left", "paused" if kind == "pause"
+                 else "running", new.clock.remaining_ms())
+        return {"running": kind == "resume", "remaining_ms": new.clock.remaining_ms()}
+
+    def _elapsed(self) -> int:
+        return max(0, round((self.wall() - self.clock_start) * 1000))
+
     def tick(self) -> None:
         """The live clock on wall time: a level that ends is journaled (a clock row)
         before its ``level`` commands go out; the clock is published when it changed
         level and every :data:`CLOCK_EVERY` seconds (retained)."""
-        elapsed = max(0, round((self.wall() - self.clock_start) * 1000))
+        elapsed = self._elapsed()
         new, orders = venue_live.tick(self.state, elapsed)
         if orders:
             self.clock_rows += 1
@@ -348,8 +384,9 @@ class Director:
             seq = max(self.clock_seq + 1, round(self.wall() * 1000))
             self.clock_at = time.monotonic()
         self.clock_seq = seq
-        self.node.send(CLOCK_TOPIC, seq, messages.Clock(s.clock.level_args()[0],
-                                                        s.phase != "over", clock[1]))
+        running = s.phase != "over" and s.paused_at is None
+        self.node.send(CLOCK_TOPIC, seq, messages.Clock(s.clock.level_args()[0], running,
+                                                        clock[1]))
         self.clock_sent = clock
 
     def _write_result(self, result: dict[str, Any]) -> None:

@@ -1,4 +1,5 @@
-"""What the venue's console asks of the director's loop: an entry, the start.
+"""What the venue's console asks of the director's loop: an entry, the start, a pause or
+resume of the clock.
 
 The console runs on its own threads (uvicorn's); the director's state changes only on its
 loop.  A request goes on the loop's queue and the console waits for the loop's answer
@@ -18,7 +19,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import PokerTableError
+from engine.errors import IllegalActionError, PokerTableError
+
+
+class ClockRefused(IllegalActionError):
+    """A pause or resume the director's clock cannot take now (paused already, not
+    paused, not started, the night over)."""
 
 
 @dataclass
@@ -51,3 +57,11 @@ class Entry(Request):
 @dataclass
 class Start(Request):
     """Start the tournament: draw the seats of everyone registered."""
+
+
+@dataclass
+class ClockRequest(Request):
+    """Pause the director's clock (``pause`` True) or resume it; answered with the
+    clock's ``{"running", "remaining_ms"}``."""
+
+    pause: bool = True

@@ -64,6 +64,14 @@ def test_registration_through_the_api_and_its_refusals(desk_console, tmp_path):
     r = client.post(url, json={"name": "Ann\u202e"}, headers=auth)
     assert r.status_code == 400 and "bidi" in r.json()["error"]
     assert client.post("/api/venue/start", json={}, headers=auth).status_code == 409
+    for what in ("pause", "resume"):  # the director's clock: same rules, none before start
+        assert client.post(f"/api/venue/{what}", json={}).status_code == 401
+        assert client.post(f"/api/venue/{what}", json={}, headers={
+            **auth, "Origin": "http://evil.example"}).status_code == 403
+        assert client.post(f"/api/venue/{what}", json={"now": 1},
+                           headers=auth).status_code == 400
+        r = client.post(f"/api/venue/{what}", json={}, headers=auth)
+        assert r.status_code == 409 and "has not started" in r.json()["error"]
     r = client.post(url, json={"name": "Ann"}, headers=auth)
     assert r.status_code == 200 and r.json() == {
         "ok": True, "name": "Ann", "chips": load_structure("mini").starting_stack}

@@ -103,3 +103,119 @@ def test_a_live_director_killed_mid_night_resumes_and_every_chip_is_accounted_fo
     finally:
         venue.close()
     check_result(result, PLAYERS)
+
+
+def _clock_listener(venue: Venue):
+    """A connection that takes the director's retained clock as a table does."""
+    import queue
+
+    from pi_app.venue.config import read_password
+    from pi_app.venue.link import VenueLink
+    from pi_app.venue.node import CLOCK_TOPIC
+
+    got: queue.Queue = queue.Queue()
+    link = VenueLink(venue.config.broker_url, client_id="pokertable-test-clock",
+                     username=venue.config.director_username,
+                     password=read_password(venue.config.director_password_file),
+                     subscriptions=(CLOCK_TOPIC,), put=got.put)
+    link.start()
+    assert link.wait_ready(30)
+    return link, got
+
+
+def _last_clock(got, wait: float = 10.0):
+    """The last clock message the listener has (waiting ``wait`` s for a first one)."""
+    import queue
+
+    from pi_app.venue.link import Received
+    from pi_app.venue.messages import decode
+
+    last = None
+    while True:
+        try:
+            m = got.get(timeout=wait if last is None else 0.5)
+        except queue.Empty:
+            return last
+        if isinstance(m, Received):
+            last = decode(m.payload).body
+
+
+def test_the_director_pauses_its_clock_through_the_broker_and_keeps_it_paused_on_restart(
+        tmp_path):
+    from pi_app.venue.config import load_venue
+    from pi_app.venue.director_journal import DirectorJournal
+    from pi_app.venue.entry import ClockRefused, ClockRequest
+
+    venue = Venue(tmp_path)
+    _gunpowder(venue)
+    venue.config = config = load_venue(venue.path)
+    wall = Wall(2_000_000.0)
+    state = venue.folder / "state"
+    link, got = _clock_listener(venue)
+
+    def director() -> Director:
+        return Director(config, PLAYERS, 5, state, live=True, wall=wall)
+
+    try:
+        venue.start_tables()
+        first = _Running(director, 6.0)
+        wall.t += 90.0  # a minute and a half into the first level (10 minutes)
+        answer = first.ask(ClockRequest(pause=True))  # as the console asks it
+        assert answer == {"running": False, "remaining_ms": 510_000}
+        hands = [n.model.hand for n in venue.nodes]
+        first.join()
+        assert [n.model.hand for n in venue.nodes] == hands  # no hand dealt while paused
+        assert all(n.model.paused for n in venue.nodes)  # each table got signal pause
+        journal = DirectorJournal(state / "director.sqlite3")
+        assert [r for r in journal.reports() if r[0] == CLOCK_ROW] == [
+            (CLOCK_ROW, 1, "pause", (90_000,))]  # journaled, the wall ms since the start
+        journal.close()
+        clock = _last_clock(got)
+        assert (clock.running, clock.remaining_ms) == (False, 510_000)
+        wall.t += 600.0  # ten minutes pass with the director down: the clock is paused
+        second = _Running(director, TIMEOUT)
+        clock = _last_clock(got)  # published again as the restarted director connects
+        assert (clock.running, clock.remaining_ms) == (False, 510_000)
+        try:
+            second.ask(ClockRequest(pause=True))
+            raise AssertionError("paused twice")
+        except ClockRefused as exc:
+            assert "paused already" in str(exc)
+        assert second.ask(ClockRequest(pause=False)) == {"running": True,
+                                                          "remaining_ms": 510_000}
+        second.join()
+        check_result(second.result, PLAYERS)  # the tables dealt again, to a winner
+        assert not any(n.model.paused for n in venue.nodes)
+    finally:
+        link.close()
+        venue.close()
+
+
+class _Running:
+    """A director made and run (``run(seconds)``: a TimeoutError ends it quietly) on a
+    thread of its own (its journal stays on the thread that opened it)."""
+
+    def __init__(self, make, seconds: float) -> None:
+        import threading
+
+        self.result: dict | None = None
+        self.ready = threading.Event()
+        self.thread = threading.Thread(target=self._run, args=(make, seconds))
+        self.thread.start()
+        assert self.ready.wait(30)
+
+    def _run(self, make, seconds: float) -> None:
+        self.director = make()
+        self.ready.set()
+        try:
+            self.result = self.director.run(seconds)
+        except TimeoutError:
+            pass
+
+    def ask(self, request):
+        self.director.events.put(request)
+        return request.wait(10)
+
+    def join(self) -> None:
+        self.thread.join(TIMEOUT + 30)
+        assert not self.thread.is_alive()
