@@ -55,6 +55,13 @@ class PlayerActions:
         if not (s.due or s.held or h.next_deal() is not None):
             _verify_on(h, ev, ev.action)
 
+    def betting_open(self) -> bool:
+        """Whether an action now is judged whole by :meth:`verify_action` and taken as it
+        is: play not stopped, the hand not over, no card due and no action held."""
+        s = self.s
+        h = s.hand
+        return not (s.stopped or s.due or s.held or h.is_complete) and h.next_deal() is None
+
     def _on_action(self, ev: PlayerAction) -> list[Outcome]:
         """Take an action :meth:`verify_action` let through (the procedure's ``apply``)."""
         s = self.s

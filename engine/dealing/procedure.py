@@ -117,6 +117,9 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
         self._pending: tuple[int, DealState, Event, list[Event]] | None = None
         self.s = self._new_state(config)
         self.state_before: DealState | None = None
+        #: events this procedure has applied (accepted or not): a mark that nothing has
+        #: reached it since (the table's UNDO, :mod:`engine.table.undo`); not its state
+        self.applied = 0
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -271,11 +274,13 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
         """Apply one input event; returns what happened (see the module docstring).
 
         Verify, then do: a card the sequence expects (:meth:`card_fits`) is taken with no
-        copy; a player action is verified first (:meth:`verify_action`) and only an
-        accepted one keeps the deal state from before it (:attr:`state_before`, for the
-        table's UNDO); any other input keeps a copy, to roll back to when it is refused and
+        copy; a player action is verified first (:meth:`verify_action`): with the betting
+        open (:meth:`betting_open`) it is taken with no copy, otherwise an accepted one
+        keeps the deal state from before it (:attr:`state_before`, for the table's UNDO);
+        any other input keeps a copy, to roll back to when it is refused and
         for the floor's override of a ruling it causes.  A refused input changes nothing.
         """
+        self.applied += 1
         if isinstance(event, Declaration) and event.kind in ("confirm_ruling", "override_ruling"):
             return self._decide(event)
         if isinstance(event, CardDrawn) and self.card_fits(event):
@@ -288,6 +293,14 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
             return outs
         if isinstance(event, PlayerAction):
             self.verify_action(event)  # refused here, before anything is copied
+            if self.betting_open():
+                # verified whole: it can neither fail nor rule, so no copy is kept (the
+                # table's UNDO keeps its own record: engine.table.undo)
+                outs = self._apply_now(event, event.action)
+                self.state_before = None
+                if self._pending is not None:
+                    self._pending[3].append(event)
+                return outs
         snap = self.s.copy()
         repeats, n_rulings = self.repeats, len(self.book.rulings)
         try:

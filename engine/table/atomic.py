@@ -5,10 +5,12 @@ The hot inputs need no copy of the table: :meth:`engine.dealing.procedure.Dealin
 verifies them before anything changes (PokerKit's ``verify_*`` twins).  A card the
 sequence expects (:meth:`~engine.dealing.card_flow.CardFlow.card_fits`: nearly every card
 of a night) is taken with no copy at all; a refused player action is refused before
-anything is copied; an accepted player action keeps the deal state from before it, which
-the table's UNDO of the last action needs (:func:`copy_procedure`, :func:`undo_after`);
-only the rare inputs that may end in a ruling (a card out of sequence, a duplicate, a
-foreign tag, a declaration) keep a copy, the one an override of that ruling goes back to.
+anything is copied; an action with the betting open (nearly every action) is taken with no
+copy either, and the table's UNDO of the last action keeps one copy per run of such
+actions (:mod:`engine.table.undo`); an action while cards are due keeps the deal state from
+before it, which that UNDO needs (:func:`copy_procedure`, :func:`undo_after`); only the
+rare inputs that may end in a ruling (a card out of sequence, a duplicate, a foreign tag, a
+declaration) keep a copy, the one an override of that ruling goes back to.
 The core changes its own fields only after the procedure accepted the event
 (:mod:`engine.table.core`).  The rare operator inputs (NEXT HAND, PAUSE/RESUME, the
 operator's commands, the console's commands: a few per hand) change the tournament in

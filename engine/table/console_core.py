@@ -20,6 +20,7 @@ from engine.effects import Effect
 from engine.events import DealerButton, DealerCommand, Event, PlayerAction
 from engine.table.console_base import ConsoleState
 from engine.table.positions import Positions
+from engine.table.undo import UndoRecord
 from engine.table.venue_state import VenueState
 from engine.tournament.clock import ClockAlert
 from engine.tournament.tournament import Tournament
@@ -45,7 +46,7 @@ class ConsoleCore(Protocol):
     ``verify`` (:mod:`engine.table.verify` for the core's own steps), never a copy."""
 
     proc: DealingProcedure | None
-    undo: DealingProcedure | None
+    undo: UndoRecord | None
     hand_number: int
     pos: Positions
     seat_inputs: dict[int, SeatInput]

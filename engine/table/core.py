@@ -75,7 +75,7 @@ from engine.events import (
 from engine.table import venue as venue_mode
 from engine.table import views as table_views
 from engine.table.announce import clock_effects, public_line
-from engine.table.atomic import Guard, copy_procedure, copy_tournament, undo_after
+from engine.table.atomic import Guard, copy_tournament
 from engine.table.between_hands import color_up_if_due, hand_seed, smallest_chip
 from engine.table.console import ConsoleState, apply_command, needs_guard, precheck
 from engine.table.console import after_event as console_after_event
@@ -83,6 +83,7 @@ from engine.table.console_clock import apply_level_length
 from engine.table.dealer_commands import TableStateError, dealer_command
 from engine.table.positions import Positions, next_positions, waiting_seats
 from engine.table.settings import TableSettings
+from engine.table.undo import UndoRecord, apply_action
 from engine.table.venue_state import VenueState
 from engine.table.verify import (
     check_shoe_event,
@@ -123,7 +124,7 @@ class TableCore:
         # device coming online or going offline: a restarted service's devices say hello
         # again, and that must not move the table's timing)
         self.last_input_t = 0.0
-        self.undo: DealingProcedure | None = None  # the procedure before the last action
+        self.undo: UndoRecord | None = None  # the procedure before the last action
         self.shoe_draws = 0  # cards drawn since the shoe was last loaded
         self.load_count = 0  # shoe loads in this hand (1 + redeals)
         self.free_hand = False  # the current hand was set up by hand, outside the tournament
@@ -303,7 +304,7 @@ class TableCore:
     def _undo(self) -> list[Effect]:
         verify_undo(self)
         assert self.undo is not None  # verified
-        self.proc = self.undo
+        self.proc = self.undo.procedure()
         self.seat_inputs = {}
         self.undo = None
         return [Notice("Last action undone")]
@@ -445,10 +446,8 @@ class TableCore:
         return effects
 
     def _player_action(self, ev: PlayerAction) -> list[Effect]:
-        proc = self._need_proc()
-        undo = copy_procedure(proc, state=False)  # its deal state: see undo_after
-        outcomes = proc.apply(ev)  # atomic: a refused action changes nothing
-        self.undo = undo_after(undo, proc) if not proc.hand.is_complete else None
+        # atomic: a refused action changes nothing; the UNDO's record: engine.table.undo
+        outcomes, self.undo = apply_action(self._need_proc(), ev, self.undo)
         return self._after_outcomes(outcomes, ev.t)
 
     def _shoe_event(self, ev: Event) -> list[Effect]:
@@ -550,8 +549,8 @@ class TableCore:
         self.offline = set(d["offline"])
         self.muted = bool(d["muted"])
         self.history_digest = d["history_digest"]
-        self.undo = (DealingProcedure.from_dict(d["undo"]["proc"]) if d["undo"] is not None
-                     else None)
+        self.undo = (UndoRecord(DealingProcedure.from_dict(d["undo"]["proc"]))
+                     if d["undo"] is not None else None)
         self.shoe_draws = int(d["shoe_draws"])
         self.load_count = int(d["load_count"])
         self.free_hand = bool(d["free_hand"])

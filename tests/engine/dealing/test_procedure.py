@@ -244,8 +244,10 @@ def test_exposed_card_that_plays_is_public():
 
 def test_cards_that_fit_and_refused_actions_are_taken_without_a_copy(monkeypatch):
     """Verify, then do: a card the sequence expects is applied without copying the deal
-    state, a refused action is refused before anything is copied, and only an accepted
-    action keeps the state before it (the table's UNDO of the last action)."""
+    state, a refused action is refused before anything is copied, and an accepted action
+    with the betting open is taken without a copy too (the table's UNDO keeps its own
+    record: engine.table.undo); an action pressed while a card is due keeps the state
+    before it."""
     from engine.dealing.deal_state import DealState
 
     copies: list[int] = []
@@ -263,6 +265,13 @@ def test_cards_that_fit_and_refused_actions_are_taken_without_a_copy(monkeypatch
     with pytest.raises(IllegalActionError, match="cannot bet or raise to"):
         p.apply(PlayerAction(t=99.0, seat=actor, action="bet_or_raise_to", amount=10**9))
     assert copies == [] and p.to_dict() == before
+    assert p.betting_open()
     p.apply(PlayerAction(t=99.0, seat=actor, action="check_or_call"))
+    assert copies == [] and p.state_before is None and p.hand.actor != actor
+    while p.betting_open():  # to the flop's burn
+        p.apply(PlayerAction(t=99.0, seat=p.hand.actor, action="check_or_call"))
+    assert copies == [] and p.hand.next_deal() is not None
+    early = p.hand.seats[0]
+    p.apply(PlayerAction(t=99.0, seat=early, action="check_or_call"))  # a card is due
     assert len(copies) == 1 and p.state_before is not None
-    assert p.state_before.hand.actor == actor and p.hand.actor != actor
+    assert p.state_before.held == [] and len(p.s.held) == 1
