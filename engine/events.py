@@ -266,6 +266,12 @@ def _short(value: Any, limit: int = 40) -> str:
 
 _FIELD_TYPES: dict[str, dict[str, tuple[type, ...]]] = {}
 _KEYS: dict[str, frozenset[str]] = {}  # type -> the keys its record may hold
+#: type -> field name -> the value types taken as they are (a float: when finite; not an
+#: int for a float field, which becomes a float); any other value goes to _check_field
+_EXACT: dict[str, dict[str, frozenset[type]]] = {}
+#: type -> its fields' defaults, when every field but ``t`` has a plain default (no
+#: factory): the record is built straight from them (:func:`_build`)
+_DEFAULTS: dict[str, dict[str, Any] | None] = {}
 
 
 def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
@@ -282,7 +288,30 @@ def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
         out[f.name] = tuple(typing.get_origin(p) or p for p in parts)
     _FIELD_TYPES[cls.TYPE] = out
     _KEYS[cls.TYPE] = frozenset(out) | {"type"}
+    _EXACT[cls.TYPE] = {name: frozenset(t for t in types_ if t is not int or float not in types_)
+                        for name, types_ in out.items()}
+    fields = [f for f in dataclasses.fields(cls) if f.name != "t"]
+    _DEFAULTS[cls.TYPE] = None if any(f.default is dataclasses.MISSING for f in fields) \
+        else {f.name: f.default for f in fields}
     return out
+
+
+def _build(cls: type[Event], values: dict[str, Any]) -> Event:
+    """``cls(**values)`` for checked ``values`` (``t`` among them, no unknown key): a
+    record whose fields all have plain defaults is made without the frozen dataclass's
+    ``__init__`` (one ``object.__setattr__`` per field), then checked by its
+    ``__post_init__`` as ``__init__`` would; the result is the same record."""
+    defaults = _DEFAULTS[cls.TYPE]
+    if defaults is None:
+        return cls(**values)
+    event = object.__new__(cls)
+    fields = event.__dict__
+    fields.update(defaults)
+    fields.update(values)
+    post = getattr(cls, "__post_init__", None)
+    if post is not None:
+        post(event)
+    return event
 
 
 _TYPE_WORDS = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
@@ -347,23 +376,23 @@ def event_from_dict(d: dict[str, Any]) -> Event:
             f"unknown event type {_short(d['type'])}; expected one of {', '.join(EVENT_TYPES)}"
         )
     accepted = _field_types(cls)
-    extra = d.keys() - _KEYS[cls.TYPE]
-    if extra:
+    if not _KEYS[cls.TYPE].issuperset(d):
+        extra = d.keys() - _KEYS[cls.TYPE]
         names = ", ".join(sorted(_short(k) if not isinstance(k, str) else _short(k, 30)
                                  for k in extra)[:5])
         raise UnknownEventError(f"{_short(d['type'])}: unknown field(s) {names}")
     if "t" not in d:
         raise UnknownEventError(f"{d['type']}: missing 't' (monotonic seconds)")
-    values = {}
+    values = dict(d)
+    del values["type"]
+    exact = _EXACT[cls.TYPE]
     for k, v in d.items():
-        if k != "type":
-            # a value of exactly a type asked for (an int not for a float field, a float
-            # finite) is taken as it is, as _check_field would take it, without the call
-            vt, want = type(v), accepted[k]
-            values[k] = v if vt in want and (vt is str or vt is bool or vt is type(None) or (
-                vt is int and float not in want) or (vt is float and math.isfinite(v))) \
-                else _check_field(d["type"], k, v, want)
+        # a value of exactly a type asked for (an int not for a float field, a float
+        # finite) is taken as it is, as _check_field would take it, without the call
+        vt = type(v)
+        if k != "type" and (vt not in exact[k] or (vt is float and not math.isfinite(v))):
+            values[k] = _check_field(d["type"], k, v, accepted[k])
     try:
-        return cls(**values)
+        return _build(cls, values)
     except TypeError as exc:
         raise UnknownEventError(f"{d['type']}: {exc}") from None
