@@ -104,28 +104,35 @@ class PhhAction:
 
     def format(self, chips_per_unit: int | None = None) -> str:
         """The PHH action text, amounts in the file's units."""
-        cpu = chips_per_unit or self.chips_per_unit
-        p = f"p{self.player}"
-        if self.kind == "deal_hole":
-            text = f"d dh {p} {_fmt_cards(self.cards)}"
-        elif self.kind == "deal_board":
-            text = f"d db {_fmt_cards(self.cards)}"
-        elif self.kind == "fold":
-            text = f"{p} f"
-        elif self.kind == "check_or_call":
-            text = f"{p} cc"
-        elif self.kind == "bet_or_raise_to":
-            text = f"{p} cbr {format_amount(self.amount or 0, cpu)}"
-        elif not self.show:
-            text = f"{p} sm"
-        elif not self.cards:
-            text = f"{p} sm -"
-        else:
-            text = f"{p} sm {_fmt_cards(self.cards)}"
+        text = format_action(self.kind, self.player, self.cards, self.amount, self.show,
+                             chips_per_unit or self.chips_per_unit)
         return f"{text} # {self.comment}" if self.comment is not None else text
 
     def __str__(self) -> str:
         return self.format()
+
+
+def format_action(kind: str, player: int | None, cards: tuple[Card | None, ...] = (),
+                  amount: int | None = None, show: bool | None = None,
+                  chips_per_unit: int = 1) -> str:
+    """The text of the action ``PhhAction(kind, player, cards, amount, show)`` with no
+    comment (``'p2 cbr 60'``, ``'d dh p1 AsKs'``), amounts in the file's units."""
+    p = f"p{player}"
+    if kind == "deal_hole":
+        return f"d dh {p} {_fmt_cards(cards)}"
+    if kind == "deal_board":
+        return f"d db {_fmt_cards(cards)}"
+    if kind == "fold":
+        return f"{p} f"
+    if kind == "check_or_call":
+        return f"{p} cc"
+    if kind == "bet_or_raise_to":
+        return f"{p} cbr {format_amount(amount or 0, chips_per_unit)}"
+    if not show:
+        return f"{p} sm"
+    if not cards:
+        return f"{p} sm -"
+    return f"{p} sm {_fmt_cards(cards)}"
 
 
 def _fmt_cards(cards: Iterable[Card | None]) -> str:

@@ -27,25 +27,59 @@ Raises:
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.cards import Card
-from engine.history.phh import PhhAction, PhhError, PhhHand
+from engine.history.phh import PhhAction, PhhError, PhhHand, format_action
+from engine.history.phh_write import dumps_hand, dumps_private
 
 _BETTING = ("fold", "check_or_call", "bet_or_raise_to")
 
+#: one PHH action as the fields of :class:`PhhAction` in order: (kind, player, cards,
+#: amount, show)
+Action = tuple[str, int | None, tuple[Card, ...], int | None, bool | None]
 
-def _runout_shows_first(actions: list[PhhAction]) -> list[PhhAction]:
+
+def _runout_shows_first(actions: list[Action]) -> list[Action]:
     """An all-in runout as PHH records it: when the board is completed with no betting
     left (everyone but one is all-in), the hands are shown before the remaining board
     cards are dealt, not after (PokerKit refuses the other order)."""
-    last_bet = max((i for i, a in enumerate(actions) if a.kind in _BETTING), default=-1)
+    last_bet = max((i for i, a in enumerate(actions) if a[0] in _BETTING), default=-1)
     tail = actions[last_bet + 1:]
-    deals = [a for a in tail if a.kind == "deal_board"]
-    shows = [a for a in tail if a.kind == "show_or_muck"]
-    if not deals or not shows or any(a.kind not in ("deal_board", "show_or_muck") for a in tail):
+    deals = [a for a in tail if a[0] == "deal_board"]
+    shows = [a for a in tail if a[0] == "show_or_muck"]
+    if not deals or not shows or any(a[0] not in ("deal_board", "show_or_muck") for a in tail):
         return actions
     return actions[:last_bet + 1] + shows + deals
+
+
+@dataclass(frozen=True)
+class HandParts:
+    """What the PHH history of an engine hand says, taken from the hand once (every part
+    immutable but ``fields``, made for it): the history's text is made from it, private
+    at once and public when asked for, whatever the hand becomes after.
+
+    ``head``: the :class:`PhhHand` with no action; ``actions``: its actions, each the
+    fields of a :class:`PhhAction` (:data:`Action`).
+    """
+
+    head: PhhHand
+    actions: tuple[Action, ...]
+
+    def phh(self, label: str | None = None) -> PhhHand:
+        """The whole :class:`PhhHand` (``label``: its table name in a ``.phhs``)."""
+        return replace(self.head, actions=tuple(PhhAction(*a) for a in self.actions),
+                       label=label)
+
+    def private_text(self) -> str:
+        """``dumps_hand(self.phh(), public=False)``: each action formatted once, with no
+        action object."""
+        return dumps_private(self.head, [format_action(*a) for a in self.actions])
+
+    def public_text(self) -> str:
+        """``dumps_hand(self.phh(), public=True)``: hole cards not shown are ``??``."""
+        return dumps_hand(self.phh(), public=True)
 
 
 def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
@@ -53,6 +87,15 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
     """A :class:`PhhHand` (chips, ``chips_per_unit = 1``) for an engine hand.
 
     ``extra``: further PHH fields (``event``, ``hand``, ``day``, ...), written verbatim.
+
+    Raises:
+        PhhError: the hand was voided.
+    """
+    return hand_parts(hand, extra=extra).phh(label)
+
+
+def hand_parts(hand: Any, *, extra: Mapping[str, Any] | None = None) -> HandParts:
+    """The :class:`HandParts` of an engine hand, as :func:`hand_to_phh` (same arguments).
 
     Raises:
         PhhError: the hand was voided.
@@ -72,13 +115,13 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
     if cfg.bonus:
         fields["_bonus"] = cfg.bonus
     starting = hand.starting_stacks
-    return PhhHand(
+    head = PhhHand(
         variant="NT",
         antes=tuple(antes),
         blinds_or_straddles=tuple(blinds),
         min_bet=cfg.effective_min_bet,
         starting_stacks=tuple(starting[s] for s in order),
-        actions=tuple(actions),
+        actions=(),
         ante_trimming_status=False,
         players=tuple(names.get(s, f"Seat {s}") for s in order),
         seats=order,
@@ -86,8 +129,8 @@ def hand_to_phh(hand: Any, *, extra: Mapping[str, Any] | None = None,
         finishing_stacks=tuple(hand.stacks[s] for s in order) if hand.is_complete else None,
         chips_per_unit=1,
         extra=fields,
-        label=label,
     )
+    return HandParts(head, tuple(actions))
 
 
 def _forced_bets(hand: Any, player: dict[int, int]) -> tuple[list[int], list[int]]:
@@ -113,7 +156,7 @@ def _forced_bets(hand: Any, player: dict[int, int]) -> tuple[list[int], list[int
     return antes, blinds
 
 
-_SILENT = ("post_ante", "post_blind", "add_bonus", "burn", "return_uncalled")
+_SILENT = frozenset(("post_ante", "post_blind", "add_bonus", "burn", "return_uncalled"))
 
 
 class _ActionWriter:
@@ -122,7 +165,7 @@ class _ActionWriter:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.actions: list[PhhAction] = []
+        self.actions: list[Action] = []
         self.hole: dict[int, list[Card]] = {}
         self.board: list[Card] = []
         self.dealt_board = 0
@@ -135,29 +178,31 @@ class _ActionWriter:
             return
         if kind in _SILENT:
             return
-        self._flush_hole()
+        if self.hole:
+            self._flush_hole()
         if kind == "deal_board":
             self.board.append(op.card)
             self.dealt_board += 1
             if self.dealt_board in (3, 4, 5):  # one action per street (PHH, PokerKit)
                 self._flush_board()
             return
-        self._flush_board()
+        if self.board:
+            self._flush_board()
         p = player[op.seat]
-        if kind in ("fold", "dead_hand"):  # a dead hand (TDA 37) is written as its fold
-            self.actions.append(PhhAction("fold", p))
-        elif kind == "check_or_call":
-            self.actions.append(PhhAction("check_or_call", p))
+        if kind == "check_or_call":
+            self.actions.append(("check_or_call", p, (), None, None))
+        elif kind in ("fold", "dead_hand"):  # a dead hand (TDA 37) is written as its fold
+            self.actions.append(("fold", p, (), None, None))
         elif kind == "bet_or_raise_to":
-            self.actions.append(PhhAction("bet_or_raise_to", p, amount=op.amount))
+            self.actions.append(("bet_or_raise_to", p, (), op.amount, None))
         elif kind == "show":
-            self.actions.append(PhhAction("show_or_muck", p, tuple(op.cards), show=True))
+            self.actions.append(("show_or_muck", p, tuple(op.cards), None, True))
         elif kind == "muck":
-            self.actions.append(PhhAction("show_or_muck", p, show=False))
+            self.actions.append(("show_or_muck", p, (), None, False))
         elif kind == "award_pot":
             self.won[p - 1] += op.amount
 
-    def finish(self) -> list[PhhAction]:
+    def finish(self) -> list[Action]:
         self._flush_hole()
         self._flush_board()
         return self.actions
@@ -165,10 +210,10 @@ class _ActionWriter:
     def _flush_hole(self) -> None:
         if self.hole:
             for p in range(1, self.n + 1):
-                self.actions.append(PhhAction("deal_hole", p, tuple(self.hole.get(p, ()))))
+                self.actions.append(("deal_hole", p, tuple(self.hole.get(p, ())), None, None))
             self.hole.clear()
 
     def _flush_board(self) -> None:
         if self.board:
-            self.actions.append(PhhAction("deal_board", None, tuple(self.board)))
+            self.actions.append(("deal_board", None, tuple(self.board), None, None))
             self.board.clear()

@@ -28,7 +28,7 @@ from typing import Any
 
 from engine.history.phh import PhhError, PhhHand, format_amount
 
-__all__ = ["dumps_hand", "dumps_hands"]
+__all__ = ["dumps_hand", "dumps_hands", "dumps_private"]
 
 #: a bare TOML key: ASCII letters, digits, ``_`` and ``-``
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
@@ -90,7 +90,7 @@ class _Raw(str):
     """A pre-formatted TOML value."""
 
 
-def _fields(h: PhhHand) -> dict[str, Any]:
+def _fields(h: PhhHand, actions: list[str] | None = None) -> dict[str, Any]:
     cpu = h.chips_per_unit
 
     def amounts(vals: Iterable[int | None]) -> _Raw:
@@ -104,7 +104,7 @@ def _fields(h: PhhHand) -> dict[str, Any]:
     f["blinds_or_straddles"] = amounts(h.blinds_or_straddles)
     f["min_bet"] = _Raw(format_amount(h.min_bet, cpu))
     f["starting_stacks"] = amounts(h.starting_stacks)
-    f["actions"] = [a.format(cpu) for a in h.actions]
+    f["actions"] = [a.format(cpu) for a in h.actions] if actions is None else actions
     if h.players is not None:
         f["players"] = list(h.players)
     if h.seats is not None:
@@ -118,9 +118,9 @@ def _fields(h: PhhHand) -> dict[str, Any]:
     return {k: f[k] for k in order}
 
 
-def _body(h: PhhHand) -> list[str]:
+def _body(h: PhhHand, actions: list[str] | None = None) -> list[str]:
     return [f"{_toml_key(k)} = {v if isinstance(v, _Raw) else _toml_value(v)}"
-            for k, v in _fields(h).items()]
+            for k, v in _fields(h, actions).items()]
 
 
 def dumps_hand(hand: PhhHand, *, public: bool = True) -> str:
@@ -131,6 +131,13 @@ def dumps_hand(hand: PhhHand, *, public: bool = True) -> str:
     """
     h = hand.public() if public else hand
     return "\n".join(_body(h)) + "\n"
+
+
+def dumps_private(hand: PhhHand, actions: list[str]) -> str:
+    """``dumps_hand(hand, public=False)`` of ``hand`` with its actions given as their
+    texts (each :meth:`PhhAction.format` of the file's units) instead of ``hand.actions``:
+    a history written as a hand ends formats each action once, with no action object."""
+    return "\n".join(_body(hand, actions)) + "\n"
 
 
 def dumps_hands(hands: Iterable[PhhHand], *, public: bool = True) -> str:

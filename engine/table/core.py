@@ -72,6 +72,7 @@ from engine.events import (
     StubReshuffled,
     VenueCommand,
 )
+from engine.history.phh_export import hand_parts
 from engine.table import venue as venue_mode
 from engine.table import views as table_views
 from engine.table.announce import clock_effects, public_line
@@ -407,17 +408,13 @@ class TableCore:
         self.undo = None
         effects: list[Effect] = []
         if not hand.is_void:
-            from engine.history.phh_export import hand_to_phh
-            from engine.history.phh_write import dumps_hand
-
-            phh = hand_to_phh(hand, extra={"hand": self.hand_number,
-                                           "event": self.settings.name})
-            private = dumps_hand(phh, public=False)
+            parts = hand_parts(hand, extra={"hand": self.hand_number,
+                                            "event": self.settings.name})
+            private = parts.private_text()
             self.history_digest = hashlib.sha256(
                 (self.history_digest + private).encode()).hexdigest()
             effects.append(HandHistory(self.hand_number, private, private=True))
-            effects.append(LazyHandHistory(self.hand_number,
-                                           partial(dumps_hand, phh, public=True),
+            effects.append(LazyHandHistory(self.hand_number, parts.public_text,
                                            private=False))
         if not self.free_hand:
             effects += self._clock_effects(self.tournament.hand_finished(t, hand.stacks))

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from engine.betting.hand import Hand, HandConfig
 from engine.cards import Deck
 from engine.history.phh import PhhError, loads_hand, loads_hands
-from engine.history.phh_export import hand_to_phh
+from engine.history.phh_export import hand_parts, hand_to_phh
 from engine.history.phh_replay import OK, replay_hand
 from engine.history.phh_write import dumps_hand, dumps_hands
 
@@ -82,6 +82,10 @@ def test_engine_hands_round_trip_and_replay_to_the_same_stacks(cfg, seed):
     for a in loads_hand(public).actions:
         if a.kind == "deal_hole" and not set(a.cards) <= shown:
             assert a.cards == (None, None)
+    # the texts a table writes as a hand ends (each action formatted once) are these
+    parts = hand_parts(hand, extra={"event": "test", "hand": seed})
+    assert parts.private_text() == text and parts.public_text() == public
+    assert parts.phh() == phh
     STATS["hands"] += 1
     STATS["showdowns"] += any(op.OP == "show" for op in hand.operations)
     STATS["all_in"] += any(getattr(op, "all_in", False) for op in hand.operations)
