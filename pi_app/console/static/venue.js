@@ -1,6 +1,8 @@
 /* The venue's console: the whole room (or one table at /table/N) as the director pushes
-   it, and, with a director's token, registration, late entries and the start.  Every
-   name goes in through textContent only (PT.el). */
+   it, and, with a director's token, registration, late entries, the start and the
+   clock's pause and resume.  The clock counts down in the page from the last push (the
+   director's time left + the local time since), stopped while not running.  Every name
+   goes in through textContent only (PT.el). */
 "use strict";
 
 (() => {
@@ -9,6 +11,13 @@
   const only = /^\/table\/(\d+)$/.exec(location.pathname);
   let token = localStorage.getItem(KEY);
   let link = null;
+  let pushed = {ms: null, at: 0, running: false};  // the clock as last pushed
+
+  function showClock() {
+    const {ms, at, running} = pushed;
+    const left = ms === null ? null : Math.max(0, ms - (running ? performance.now() - at : 0));
+    setText("clock-time", left === null ? "--:--" : clock(left / 1000));
+  }
 
   function tableCard(t) {
     const state = t.online === false ? " \u00b7 offline" : "";
@@ -24,7 +33,10 @@
     setText("venue-name", doc.venue);
     setText("venue-phase", doc.finished ? "finished" : doc.phase);
     setText("clock-level", `LEVEL ${doc.clock.number}`);
-    setText("clock-time", doc.clock.remaining_ms === null ? "--:--" : clock(doc.clock.remaining_ms / 1000));
+    pushed = {ms: doc.clock.remaining_ms, at: performance.now(), running: doc.clock.running};
+    showClock();
+    const started = doc.phase !== "registration" && !doc.finished;
+    setText("clock-state", started && !doc.clock.running ? "PAUSED" : "");
     setText("clock-blinds", PT.blinds(doc.clock.small_blind, doc.clock.big_blind, doc.clock.ante));
     setText("venue-entries", doc.entries);
     setText("venue-pool", money(doc.currency, doc.prize_pool));  // whole units, no float
@@ -34,7 +46,9 @@
     fill("tables", tables.map(tableCard));
     fill("pending", doc.pending.map((m) => el("tr", {},
       el("td", {}, m.player), el("td", {}, `table ${m.from} \u2192 table ${m.to}`),
-      el("td", {}, m.held ? "held: table offline" : "moving"))));
+      el("td", {}, m.held ? "held: table offline" : "moving"))).concat(
+      doc.planned.map((m) => el("tr", {}, el("td", {}, "a player"),
+        el("td", {}, `table ${m.from} \u2192 table ${m.to}`), el("td", {}, "after its hand")))));
     fill("payouts", doc.payouts.map(([place, amount]) =>
       el("tr", {}, el("td", {}, ordinal(place)), el("td", {class: "num"}, money(doc.currency, amount)))));
     fill("results", doc.results.map(([place, name, prize]) =>
@@ -45,6 +59,9 @@
     document.getElementById("desk").hidden = !director || doc.finished;
     document.getElementById("login").hidden = director;
     document.getElementById("start-go").hidden = !(director && doc.console.may_start);
+    document.getElementById("clock-controls").hidden = !(director && started);
+    document.getElementById("clock-pause").hidden = !doc.clock.running;
+    document.getElementById("clock-resume").hidden = doc.clock.running;
   }
 
   async function post(path, body) {
@@ -91,6 +108,13 @@
     const r = await post("/api/venue/start", {});
     say(r.ok ? `started with ${r.answer.players} players` : (r.answer.error || "refused"));
   });
+  for (const what of ["pause", "resume"]) {
+    document.getElementById(`clock-${what}`).addEventListener("click", async () => {
+      const r = await post(`/api/venue/${what}`, {});
+      setText("clock-answer", r.ok ? "" : (r.answer.error || "refused"));
+    });
+  }
+  setInterval(showClock, 250);
   /* /console#pair=CODE (the link the director printed): log in with the code, then drop it
      from the address bar */
   const pair = /^#pair=([A-Za-z0-9]{6})$/.exec(location.hash);

@@ -137,3 +137,64 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
             proc.kill()
             proc.communicate(timeout=30)
         venue.close()
+
+
+def _seconds(text: str) -> int:
+    """"MM:SS" or "H:MM:SS" as the page shows the clock -> seconds."""
+    total = 0
+    for part in text.split(":"):
+        total = total * 60 + int(part)
+    return total
+
+
+def test_the_room_page_counts_the_clock_down_between_pushes_and_pauses_it(tmp_path):
+    import time
+
+    from tests.pi_app.console.pages import pushed_frames
+    from tests.pi_app.venue.venue_fixture import clock_listener, last_clock
+
+    venue = Venue(tmp_path, tables=2, seats=6)  # no table online: nothing is pushed
+    venue.path.write_text(venue.path.read_text().replace('"mini"', '"gunpowder"'))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    proc, code = _director(venue, port)
+    link, got = clock_listener(venue)
+    try:
+        with chromium(DESKTOP, network_log=True) as driver:
+            p = Page(driver, base).open(f"/console#pair={code}")
+            p.wait(lambda: p.visible("desk"), "the director's desk never opened")
+            for name in NAMES[:2]:
+                p.type("register-name", name)
+                p.find("register-go").click()
+                p.wait_text("desk-answer", f"{name} entered with")
+            p.find("start-go").click()
+            p.wait_text("desk-answer", "started with 2 players")
+            p.wait(lambda: p.visible("clock-pause"), "no Pause for the director")
+            assert p.text("clock-state") == "" and not p.visible("clock-resume")
+            time.sleep(1.0)
+            pushed_frames(driver)  # what came so far
+            before = _seconds(p.text("clock-time"))
+            time.sleep(3.2)
+            after = _seconds(p.text("clock-time"))
+            assert pushed_frames(driver) == []  # nothing pushed meanwhile: the page counted
+            assert 2 <= before - after <= 4, (before, after)
+            p.find("clock-pause").click()
+            p.wait(lambda: p.text("clock-state") == "PAUSED", "the page never said PAUSED")
+            p.wait(lambda: p.visible("clock-resume"), "no Resume once paused")
+            clock = last_clock(got)  # what every table's TV follows
+            assert clock.running is False
+            held = p.text("clock-time")
+            assert abs(_seconds(held) - clock.remaining_ms / 1000) <= 1
+            time.sleep(2.0)
+            assert p.text("clock-time") == held  # stopped while paused
+            p.find("clock-resume").click()
+            p.wait(lambda: p.text("clock-state") == "", "the page still says PAUSED")
+            assert last_clock(got).running is True
+            p.wait(lambda: _seconds(p.text("clock-time")) < _seconds(held),
+                   "the clock never ran again after Resume")
+    finally:
+        link.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=30)
+        venue.close()

@@ -16,7 +16,7 @@ from tests.pi_app.venue.test_director import (
     check_result,
     kill_mid_night_and_resume,
 )
-from tests.pi_app.venue.venue_fixture import Venue
+from tests.pi_app.venue.venue_fixture import Venue, clock_listener, last_clock
 
 
 def test_the_live_director_plays_a_venue_to_a_winner_through_the_broker(tmp_path):
@@ -105,41 +105,6 @@ def test_a_live_director_killed_mid_night_resumes_and_every_chip_is_accounted_fo
     check_result(result, PLAYERS)
 
 
-def _clock_listener(venue: Venue):
-    """A connection that takes the director's retained clock as a table does."""
-    import queue
-
-    from pi_app.venue.config import read_password
-    from pi_app.venue.link import VenueLink
-    from pi_app.venue.node import CLOCK_TOPIC
-
-    got: queue.Queue = queue.Queue()
-    link = VenueLink(venue.config.broker_url, client_id="pokertable-test-clock",
-                     username=venue.config.director_username,
-                     password=read_password(venue.config.director_password_file),
-                     subscriptions=(CLOCK_TOPIC,), put=got.put)
-    link.start()
-    assert link.wait_ready(30)
-    return link, got
-
-
-def _last_clock(got, wait: float = 10.0):
-    """The last clock message the listener has (waiting ``wait`` s for a first one)."""
-    import queue
-
-    from pi_app.venue.link import Received
-    from pi_app.venue.messages import decode
-
-    last = None
-    while True:
-        try:
-            m = got.get(timeout=wait if last is None else 0.5)
-        except queue.Empty:
-            return last
-        if isinstance(m, Received):
-            last = decode(m.payload).body
-
-
 def test_the_director_pauses_its_clock_through_the_broker_and_keeps_it_paused_on_restart(
         tmp_path):
     from pi_app.venue.config import load_venue
@@ -151,7 +116,7 @@ def test_the_director_pauses_its_clock_through_the_broker_and_keeps_it_paused_on
     venue.config = config = load_venue(venue.path)
     wall = Wall(2_000_000.0)
     state = venue.folder / "state"
-    link, got = _clock_listener(venue)
+    link, got = clock_listener(venue)
 
     def director() -> Director:
         return Director(config, PLAYERS, 5, state, live=True, wall=wall)
@@ -170,11 +135,11 @@ def test_the_director_pauses_its_clock_through_the_broker_and_keeps_it_paused_on
         assert [r for r in journal.reports() if r[0] == CLOCK_ROW] == [
             (CLOCK_ROW, 1, "pause", (90_000,))]  # journaled, the wall ms since the start
         journal.close()
-        clock = _last_clock(got)
+        clock = last_clock(got)
         assert (clock.running, clock.remaining_ms) == (False, 510_000)
         wall.t += 600.0  # ten minutes pass with the director down: the clock is paused
         second = _Running(director, TIMEOUT)
-        clock = _last_clock(got)  # published again as the restarted director connects
+        clock = last_clock(got)  # published again as the restarted director connects
         assert (clock.running, clock.remaining_ms) == (False, 510_000)
         try:
             second.ask(ClockRequest(pause=True))

@@ -127,9 +127,14 @@ def test_the_director_clock_counts_down_on_the_table_clock_and_shows_on_the_tv()
     now[0] = 112.5
     shown = overlay(screen).clock
     assert shown.remaining_seconds == 47.5 and shown.running
-    clock.sync(Clock(3, False, 30_000), 113.0)
+    clock.sync(Clock(3, False, 30_000), 113.0)  # the director paused its clock
     now[0] = 200.0
     assert overlay(screen).clock.remaining_seconds == 30.0
+    from pi_app.screens.clock import notices_of
+
+    playing = ScreenState(clock=ClockView(remaining_seconds=999.0, running=True))
+    paused = overlay(playing).clock
+    assert not paused.running and notices_of(paused)[0] == "PAUSED"  # the TV says so
 
 
 def test_the_public_view_leaves_out_a_seat_left_since_the_last_hand_and_names_no_one_twice():

@@ -11,11 +11,12 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engine.tournament.venue import Order
 from pi_app.venue import messages
 from pi_app.venue.broker import LocalBroker
-from pi_app.venue.config import VenueConfig, load_venue
+from pi_app.venue.config import VenueConfig, load_venue, read_password
 from pi_app.venue.director import body_args
 from pi_app.venue.node import (
     STATE_TOPIC,
@@ -147,3 +148,33 @@ class Venue:
 
     def chips_at_tables(self) -> int:
         return sum(sum(n.model.stacks.values()) for n in self.nodes)
+
+
+def clock_listener(venue: Venue) -> tuple[Any, queue.Queue[Any]]:
+    """A connection that takes the director's retained clock as a table does: (its link,
+    the queue of what it received)."""
+    from pi_app.venue.link import VenueLink
+    from pi_app.venue.node import CLOCK_TOPIC
+
+    got: queue.Queue[Any] = queue.Queue()
+    link = VenueLink(venue.config.broker_url, client_id="pokertable-test-clock",
+                     username=venue.config.director_username,
+                     password=read_password(venue.config.director_password_file),
+                     subscriptions=(CLOCK_TOPIC,), put=got.put)
+    link.start()
+    assert link.wait_ready(30)
+    return link, got
+
+
+def last_clock(got: queue.Queue[Any], wait: float = 10.0) -> Any:
+    """The last clock message the listener has (waiting ``wait`` s for a first one)."""
+    from pi_app.venue.link import Received
+
+    last = None
+    while True:
+        try:
+            m = got.get(timeout=wait if last is None else 0.5)
+        except queue.Empty:
+            return last
+        if isinstance(m, Received):
+            last = messages.decode(m.payload).body
