@@ -78,14 +78,16 @@ def _drain(q: Any) -> list[tuple[float, str, dict[str, Any]]]:
 
 
 def move_latencies(messages: list[tuple[float, str, dict[str, Any]]]
-                   ) -> list[tuple[float, float, float]]:
+                   ) -> list[tuple[float, float, float, float]]:
     """For each balancing move: (seconds from the bust that caused it until both tables'
     public views show it announced: ``planned`` (decided at the bust, the player not named
     yet) or ``moves`` (named), what each TV's banner says; seconds from that bust until
     both views show the player seated, gone from the giving table and at the receiving
     one; seconds of the latter from the ``move`` command on, the rest being the giving
-    table's hand in play: a move waits for its boundary).  The bust that caused a move is
-    the last one reported before either view first announced it."""
+    table's hand in play: a move waits for its boundary; seconds from the bust until the
+    director's retained state first had it, planned or pending).  The bust that caused a
+    move is the last one reported before either view first announced it.  The final
+    table's fresh draw (a ``move`` from the host to itself) is not a balancing move."""
     busts: list[float] = []
     views = _Views()
     pending: dict[str, _Move] = {}
@@ -94,12 +96,17 @@ def move_latencies(messages: list[tuple[float, str, dict[str, Any]]]
         parts, body = topic.split("/"), msg.get("body", {})
         if parts[-1] == "report" and msg["kind"] == "hand_finished" and body["busted"]:
             busts.append(t)
-        elif parts[-1] == "command" and msg["kind"] == "move" and busts:
+        elif parts[-1] == "command" and msg["kind"] == "move" and busts \
+                and int(parts[3]) != body["to_table"]:  # not the final table's fresh draw
             m = _Move(int(parts[3]), body["to_table"], t)
             m.shown = {n: since for n in (m.giver, m.taker)
                        if (since := views.since(n, body["player"], m.giver, m.taker))
                        is not None}
+            m.decided = views.since(0, body["player"], m.giver, m.taker)
             pending[body["player"]] = m
+        elif parts[-2:] == ["director", "state"]:  # the director's own view: table 0
+            views.see(0, {m[0]: (m[1], m[2]) for m in body["pending"]},
+                      {tuple(p) for p in body.get("planned", ())}, t)
         elif parts[-1] == "public":
             table, names = int(parts[3]), {p[0] for p in body["players"]}
             named = {m[0]: (m[1], m[2]) for m in body.get("moves", ())}
@@ -108,7 +115,8 @@ def move_latencies(messages: list[tuple[float, str, dict[str, Any]]]
                 m.see(table, player in names, player in named, t)
                 if m.seated is not None:
                     bust = max((b for b in busts if b <= m.first()), default=m.command)
-                    done.append((m.announced() - bust, m.seated - bust, m.seated - m.command))
+                    done.append((m.announced() - bust, m.seated - bust, m.seated - m.command,
+                                 (m.decided or m.command) - bust))
                     del pending[player]
     return done
 
@@ -148,6 +156,7 @@ class _Move:
 
     def __init__(self, giver: int, taker: int, command: float) -> None:
         self.giver, self.taker, self.command = giver, taker, command
+        self.decided: float | None = None  # the director's state first had it
         self.shown: dict[int, float] = {}
         self.gone: float | None = None
         self.there: float | None = None
@@ -272,6 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  bust until the player is seated at the new table: "
           f"{_ms([m[1] for m in live['moves']])}")
     print(f"    of which from the move command on: {_ms([m[2] for m in live['moves']])}")
+    print(f"  bust until the director's state has the move: "
+          f"{_ms([m[3] for m in live['moves']])}")
     print(f"  clock skew between TVs:   {_ms(live['skews'])}")
     peer = pct(live["peer"], 50)
     print(f"  peer, one QoS 1 message through the broker: {_ms(live['peer'])}")

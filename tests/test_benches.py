@@ -53,17 +53,22 @@ def test_the_venue_bench_times_a_move_from_the_bust_to_its_announcement_and_its_
     messages = [bust, move, public(10.3, 1, ["Ann", "Bob"], announced),
                 public(10.5, 2, ["Dee"], announced), public(12.0, 1, ["Ann"], announced),
                 public(13.0, 2, ["Dee", "Bob"])]
-    [(shown, seated, from_command)] = move_latencies(messages)
+    [(shown, seated, from_command, _decided)] = move_latencies(messages)
     assert (round(shown, 3), round(seated, 3), round(from_command, 3)) == (0.5, 3.0, 2.8)
     unannounced = [bust, move, public(12.0, 1, ["Ann"]), public(13.0, 2, ["Dee", "Bob"])]
-    assert [round(x, 3) for x in move_latencies(unannounced)[0]] == [3.0, 3.0, 2.8]
+    assert [round(x, 3) for x in move_latencies(unannounced)[0]] == [3.0, 3.0, 2.8, 0.2]
     # decided at the bust (table 1 gives one to table 2), named at table 1's boundary;
     # a later bust elsewhere is not the one that made the move due
     other = (10.5, "pokertable/1/table/3/report",
              {"kind": "hand_finished", "body": {"busted": [["Zed", 100]]}})
     later = (11.0, move[1], move[2])
-    planned = [bust, public(10.05, 2, ["Dee"], planned=((1, 2),)),
+    state = (10.02, "pokertable/1/director/state",
+             {"kind": "venue_state", "body": {"pending": [], "planned": [[1, 2]]}})
+    planned = [bust, state, public(10.05, 2, ["Dee"], planned=((1, 2),)),
                public(10.08, 1, ["Ann", "Bob"], planned=((1, 2),)), other, later,
                public(11.1, 1, ["Ann", "Bob"], announced), public(11.1, 2, ["Dee"], announced),
                public(12.0, 1, ["Ann"], announced), public(13.0, 2, ["Dee", "Bob"])]
-    assert [round(x, 3) for x in move_latencies(planned)[0]] == [0.08, 3.0, 2.0]
+    assert [round(x, 3) for x in move_latencies(planned)[0]] == [0.08, 3.0, 2.0, 0.02]
+    final = (14.0, "pokertable/1/table/2/command",
+             {"kind": "move", "body": {"player": "Dee", "to_table": 2}})
+    assert len(move_latencies([*planned, final, public(15.0, 2, ["Bob"])])) == 1
