@@ -12,13 +12,7 @@ Public API::
 Fonts are shipped in ``pi_app/screens/fonts`` (DejaVu, Bitstream Vera license).
 """
 
-from pi_app.screens.render import (
-    LAYOUTS,
-    Frame,
-    ScreenRenderer,
-    draw_screen,
-    render_frame,
-    screen_key,
-)
+from pi_app.screens.render import LAYOUTS, Frame, draw_screen, render_frame
+from pi_app.screens.renderer import ScreenRenderer, screen_key
 
 __all__ = ["LAYOUTS", "Frame", "ScreenRenderer", "draw_screen", "render_frame", "screen_key"]

@@ -107,7 +107,11 @@ def _darken_around(cv: Canvas, r: pygame.Rect, radius: int) -> None:
              pygame.Rect(area.x, inner.bottom, area.w, area.bottom - inner.bottom),
              pygame.Rect(area.x, inner.y, inner.x - area.x, inner.h),
              pygame.Rect(inner.right, inner.y, area.right - inner.right, inner.h)]
+    clip = cv.surface.get_clip()
     for part in rects:
+        # clipped here: a blended fill whose rect misses the surface's clip entirely
+        # ignores the clip (pygame-ce 2.5), and a partial redraw draws under a clip
+        part = part.clip(clip)
         if part.w > 0 and part.h > 0:
             cv.surface.fill((145, 145, 145), part, special_flags=pygame.BLEND_RGB_MULT)
 

@@ -117,13 +117,15 @@ def draw_layer(cv: Canvas, background: Callable[[Canvas], object],
     return Layer(cv, background, placed)
 
 
-def redraw_layer(layer: Layer, regions: list[Region],
-                 after: Callable[[pygame.Rect], object]) -> list[pygame.Rect] | None:
+def redraw_layer(layer: Layer, regions: list[Region], after: Callable[[pygame.Rect], object],
+                 extra: tuple[pygame.Rect, ...] = ()) -> list[pygame.Rect] | None:
     """Redraw ``layer`` (on its canvas's surface) to show ``regions``: only the rectangles
-    where a region changed, came or went (see the module docstring); ``after(rect)`` draws
-    what lies over the layer, under the clip ``rect``.  Returns the rectangles redrawn
-    (``[]``: nothing changed), or None when a changed region lies beyond the layer's area
-    (then nothing was drawn and the layer is unchanged: draw the whole frame).
+    where a region changed, came or went (see the module docstring), and the rectangles
+    ``extra`` (where something drawn over the layer changed); ``after(rect)`` draws what
+    lies over the layer, under the clip ``rect``.  Returns the rectangles redrawn (``[]``:
+    nothing changed), or None when a changed region or an ``extra`` rectangle lies beyond
+    the layer's area (then nothing was drawn and the layer is unchanged: draw the whole
+    frame).
 
     Raises:
         ValueError: two regions with the same name.
@@ -135,9 +137,9 @@ def redraw_layer(layer: Layer, regions: list[Region],
         placed, dirty = _measure(layer, regions)
     finally:
         surf.set_clip(saved_clip)
-    if placed is None:
+    if placed is None or not all(layer.canvas.area.contains(r) for r in extra):
         return None
-    rects = merge_rects([r for r in dirty if r.w and r.h])
+    rects = merge_rects([r for r in dirty + list(extra) if r.w and r.h])
     cv = layer.canvas
     try:
         for clip in rects:

@@ -71,10 +71,29 @@ def test_many_hands_are_cut_to_fit():
     assert len(cv.faces) == 2 * MAX_HANDS
 
 
-def test_a_clock_tick_under_the_panel_redraws_the_whole_frame():
+def test_a_clock_tick_with_the_panel_up_redraws_the_time_as_a_whole_frame_would():
     r = ScreenRenderer()
     surf = pygame.Surface((1920, 1080))
     state = ScreenState(clock=CLOCK, table=table_side_pots(), layout="split", odds=view())
     r.render(surf, state)
     later = replace(state, clock=replace(CLOCK, remaining_seconds=CLOCK.remaining_seconds - 1))
-    assert r.render(surf, later) == [surf.get_rect()]
+    rects = r.render(surf, later)
+    assert r.stats["partial"] == 1 and surf.get_rect() not in rects
+    whole = pygame.Surface((1920, 1080))
+    assert sorted(render_frame(whole, later).faces) == sorted(r.last_faces)
+    assert pygame.image.tobytes(surf, "RGB") == pygame.image.tobytes(whole, "RGB")
+
+
+def test_new_odds_redraw_the_panel_in_place():
+    r = ScreenRenderer()
+    surf = pygame.Surface((1920, 1080))
+    state = ScreenState(clock=CLOCK, table=table_side_pots(), layout="split", odds=view())
+    r.render(surf, state)
+    fewer = replace(state, odds=replace(view(), hands=view().hands[:2]))
+    for st in (fewer, replace(state, odds=None), state):
+        rects = r.render(surf, st)
+        assert surf.get_rect() not in rects
+        whole = pygame.Surface((1920, 1080))
+        assert sorted(render_frame(whole, st).faces) == sorted(r.last_faces)
+        assert pygame.image.tobytes(surf, "RGB") == pygame.image.tobytes(whole, "RGB")
+    assert r.stats == {"full": 1, "partial": 3, "skipped": 0}

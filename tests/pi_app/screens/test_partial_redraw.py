@@ -14,8 +14,10 @@ import pygame
 import pytest
 
 from engine.table.core import TableCore, TableSettings
+from engine.views import ScreenState
 from pi_app.screens import ScreenRenderer, render_frame
 from pi_app.screens.regions import Layer, Region, bounds, draw_layer, merge_rects, redraw_layer
+from pi_app.screens.samples import CLOCK, busiest_state
 from pi_app.screens.theme import Canvas
 from pi_app.sim.policy import next_step, step_event
 
@@ -136,3 +138,31 @@ def test_merged_rects_do_not_overlap_and_cover_the_dirty_ones():
     assert all(any(m.contains(d) for m in merged) for d in dirty)
     assert len(merged) == 2
     assert bounds([]).size == (0, 0) and bounds([pygame.Rect(1, 1, 0, 5)]).size == (0, 0)
+
+
+def _new_stack_and_pot(state: ScreenState, i: int) -> ScreenState:
+    table = state.table
+    assert table is not None
+    seats = tuple(replace(s, stack=s.stack + i) if s.seat == 2 else s for s in table.seats)
+    pots = (replace(table.pots[0], amount=table.pots[0].amount + i),) + table.pots[1:]
+    return replace(state, table=replace(table, seats=seats, pots=pots), now=float(i))
+
+
+@pytest.mark.parametrize("layout", ["table", "split"])
+def test_under_the_ruling_and_the_odds_a_changed_seat_redraws_in_part(layout):
+    """The busiest screen: the darkening, the banner and the odds panel over the table are
+    drawn again over the rects redrawn; a new room redraws the split layout's column."""
+    state = replace(busiest_state(), layout=layout, clock=CLOCK)
+    renderer = ScreenRenderer()
+    screen, fresh = pygame.Surface((1920, 1080)), pygame.Surface((1920, 1080))
+    renderer.render(screen, state)
+    room = state.room
+    assert room is not None
+    for i, st in enumerate([_new_stack_and_pot(state, 100), _new_stack_and_pot(state, 200),
+                            replace(_new_stack_and_pot(state, 300), room=replace(
+                                room, eliminated=room.eliminated[1:]))]):
+        rects = renderer.render(screen, st)
+        render_frame(fresh, st)
+        assert pixels(screen) == pixels(fresh), f"frame {i}: {rects}"
+        assert screen.get_rect() not in rects
+    assert renderer.stats == {"full": 1, "partial": 3, "skipped": 0}

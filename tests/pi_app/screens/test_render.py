@@ -144,12 +144,16 @@ def test_renderer_skips_unchanged_and_redraws_changes():
     # a new level is a full redraw
     nxt = replace(CLOCK, level_number=8)
     assert r.render(surf, replace(st, clock=nxt)) == [surf.get_rect()]
-    # a ruling over the clock forbids the partial path even when only time moves
+    # under a ruling the time fields are redrawn with the ruling (its darkening) over them
     from pi_app.screens.samples import RULING
     ru = replace(st, clock=nxt, ruling=RULING)
-    r.render(surf, ru)
-    rects = r.render(surf, replace(ru, clock=replace(nxt, remaining_seconds=5.0)))
-    assert rects == [surf.get_rect()]
+    assert r.render(surf, ru) == [surf.get_rect()]
+    later = replace(ru, clock=replace(nxt, remaining_seconds=5.0))
+    rects = r.render(surf, later)
+    assert rects and all(x.w * x.h < surf.get_width() * surf.get_height() / 2 for x in rects)
+    whole = pygame.Surface((640, 360))
+    draw_screen(whole, later)
+    assert pixels(surf) == pixels(whole)
     # a new surface (window re-created) is a full redraw
     assert r.render(pygame.Surface((640, 360)), ru) != []
     r.invalidate()

@@ -17,7 +17,7 @@ from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
 from engine.views import ScreenState
 from pi_app.console.season import SeasonOverlay
-from pi_app.screens import ScreenRenderer, draw_screen
+from pi_app.screens import ScreenRenderer, draw_screen, render_frame
 from pi_app.screens.samples import CLOCK
 from pi_app.screens.season import (
     PANEL_RECT,
@@ -98,7 +98,11 @@ def test_partial_redraws_never_draw_the_clock_over_the_panel():
     state = with_season(ScreenState(clock=NOT_STARTED, layout="clock"), TABLE, None)
     r.render(surf, state)
     later = replace(state, clock=replace(NOT_STARTED, remaining_seconds=3.0))
-    assert r.render(surf, later) == [surf.get_rect()]  # whole frame again
+    rects = r.render(surf, later)  # the time fields, the panel drawn over them again
+    assert rects and surf.get_rect() not in rects
+    whole = pygame.Surface((1920, 1080))
+    render_frame(whole, later)
+    assert pygame.image.tobytes(surf, "RGB") == pygame.image.tobytes(whole, "RGB")
 
 
 def test_overlay_reads_the_season_between_tournaments_only(tmp_path):
