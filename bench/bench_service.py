@@ -4,8 +4,10 @@ synchronous=FULL: one fsync per record) and the real TV renderer at 1920x1080 on
 (:func:`pi_app.sim.policy.next_step`), over a long structure with no break, so a journal of
 N events holds N real events and no clock tick.  Each figure has its peer from the same run.
 
-* append: one journal record written and committed, p50/p99; peer: ``os.write`` +
-  ``os.fsync`` of the same bytes to a plain file.
+* append: one journal record written and committed, with its high-water mark fsynced at
+  once (two fsyncs), and as the loop appends (the record committed: one fsync; the mark's
+  fsync when the loop is idle, timed apart), p50/p99; peer: ``os.write`` + ``os.fsync``
+  of the same bytes to a plain file.
 * replay: :func:`pi_app.service.recovery.recover` of the whole journal from its genesis
   (the real journal read, then every event through a fresh real core; wall and CPU
   seconds for N real events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer:
@@ -20,7 +22,11 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   p50/p99 (bar: card p99 at most 3x the engine's), min/median/max of ``--runs``; for
   scale, one betting action on a bare ``engine.betting.hand.Hand``.
 * event to journaled, applied and rendered: ``loop.handle(event)`` with the TV drawn at
-  1080p, p50/p99 (bar p99 5 ms); peer: the same loop over a journal without fsync.
+  1080p (the real renderer: only what changed is redrawn), p50/p99 (bar p99 5 ms), the
+  frames it drew (full or partial) and each stage's share per event type (the journal's
+  append, the core's apply, the TV's render); after each event the loop's idle work (the
+  mark's fsync) is done and timed apart, as the service does it before waiting for the
+  next event; peer: the same loop over a journal without fsync.
 * records per idle hour: an hour of virtual time with the clock running and no input;
   peer: the clock ticks the loop made (the journal held one record per tick before).
 
@@ -78,12 +84,17 @@ def tv_renderer():
 
 def bench_append(d: Path, n: int) -> None:
     j = Journal.create(d / "append.db", {"genesis": True})
-    times = []
+    both, commit, idle = [], [], []
     for i in range(n):
-        ev = ClockTick(t=float(i))
         t0 = time.perf_counter()
-        j.append(ev)
-        times.append(time.perf_counter() - t0)
+        j.append(ClockTick(t=float(2 * i)))
+        both.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        j.append(ClockTick(t=float(2 * i + 1)), sync_mark=False)
+        commit.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        j.sync_mark()
+        idle.append(time.perf_counter() - t0)
     j.close()
     payload = b'{"t":123.0,"type":"clock_tick"}' * 2
     fd = os.open(d / "raw.bin", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -94,9 +105,13 @@ def bench_append(d: Path, n: int) -> None:
         os.fsync(fd)
         raw.append(time.perf_counter() - t0)
     os.close(fd)
-    print(f"journal append (fsync)      p50 {fmt_us(pct(times, 50))}  p99 {fmt_us(pct(times, 99))}"
-          f"   | peer write+fsync p50 {fmt_us(pct(raw, 50))}  p99 {fmt_us(pct(raw, 99))}"
-          f"   ratio p50 {pct(times, 50) / pct(raw, 50):.2f}x")
+    print(f"journal append, mark fsynced at once   p50 {fmt_us(pct(both, 50))}  p99 "
+          f"{fmt_us(pct(both, 99))}   | peer write+fsync p50 {fmt_us(pct(raw, 50))}  p99 "
+          f"{fmt_us(pct(raw, 99))}   ratio p50 {pct(both, 50) / pct(raw, 50):.2f}x")
+    print(f"journal append as the loop does it     p50 {fmt_us(pct(commit, 50))}  p99 "
+          f"{fmt_us(pct(commit, 99))}   ratio p50 {pct(commit, 50) / pct(raw, 50):.2f}x   "
+          f"(then, idle, the mark's fsync p50 {fmt_us(pct(idle, 50))}  p99 "
+          f"{fmt_us(pct(idle, 99))})")
 
 
 def build_journal(d: Path, structure: Path, n: int) -> tuple[Path, list]:
@@ -214,8 +229,40 @@ def _card_samples(structure: Path, events: list) -> tuple[list[float], list[floa
     return cards, bare
 
 
+class Stages:
+    """Seconds spent per stage (the journal's append, the core's apply, the TV's render)
+    and per event type, by wrapping those three calls of one loop."""
+
+    NAMES = ("journal", "apply", "render")
+
+    def __init__(self, loop: ServiceLoop) -> None:
+        self.kind = ""
+        self.times: dict[tuple[str, str], list[float]] = {}
+        loop.journal.append = self._timed("journal", loop.journal.append)  # type: ignore
+        loop.core.apply = self._timed("apply", loop.core.apply)  # type: ignore
+        loop.tv = self._timed("render", loop.tv)
+
+    def _timed(self, name: str, fn):
+        def timed(*a, **kw):
+            t0 = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                self.times.setdefault((name, self.kind), []).append(time.perf_counter() - t0)
+        return timed
+
+    def report(self, total: dict[str, list[float]]) -> None:
+        print("  breakdown (ms, p50/p99)     " + "".join(f"{n:>16}" for n in
+                                                         ("whole", *self.NAMES)))
+        for kind in sorted(total):
+            cells = [total[kind]] + [self.times.get((n, kind), []) for n in self.NAMES]
+            row = "".join(f"{pct(c, 50) * 1e3:8.2f}/{pct(c, 99) * 1e3:<7.2f}" if c else
+                          f"{'-':>16}" for c in cells)
+            print(f"  {kind:14} {len(total[kind]):5} events  {row}")
+
+
 def bench_latency(d: Path, structure: Path, n: int) -> None:
-    def run(fsync: bool) -> tuple[list[float], dict]:
+    def run(fsync: bool) -> tuple[list[float], list[float], dict]:
         core = new_core(structure)
         path = d / ("lat.db" if fsync else "lat-nofsync.db")
         j = Journal.create(path, core.snapshot(), snapshot_every=200)
@@ -223,22 +270,33 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
             j._con.execute("PRAGMA synchronous=OFF")
         tv, renderer = tv_renderer()
         loop = ServiceLoop(core, j, VirtualClock(), tv=tv.render,
-                          changes=ViewChanges(screen_key))
-        out = []
+                           changes=ViewChanges(screen_key))
+        stages = Stages(loop) if fsync else None
+        out, idle, by_kind = [], [], {}
         for i, ev in enumerate(real_play(core)):
             if i >= n:
                 break
+            if stages is not None:
+                stages.kind = ev.TYPE
             t0 = time.perf_counter()
             loop.handle(ev)
             out.append(time.perf_counter() - t0)
+            by_kind.setdefault(ev.TYPE, []).append(out[-1])
+            t0 = time.perf_counter()
+            loop.idle()  # what the service does before it waits for the next event
+            idle.append(time.perf_counter() - t0)
         j.close()
         tv.close()
-        return out, dict(renderer.stats)
-    (real, stats), (mem, _) = run(True), run(False)
+        if stages is not None:
+            stages.report(by_kind)
+        return out, idle, dict(renderer.stats)
+    (real, idle, stats), (mem, _i, _s) = run(True), run(False)
     print(f"event to journaled+applied+rendered (1080p)  p50 {fmt_us(pct(real, 50))}  p99 "
           f"{fmt_us(pct(real, 99))} (bar 5 ms)   | peer without fsync p50 "
           f"{fmt_us(pct(mem, 50))}  p99 {fmt_us(pct(mem, 99))}   ratio p99 "
-          f"{pct(real, 99) / pct(mem, 99):.1f}x  ({len(real)} events; frames {stats})")
+          f"{pct(real, 99) / pct(mem, 99):.1f}x  ({len(real)} events; frames {stats}; then "
+          f"idle: the mark's fsync p50 {fmt_us(pct(idle, 50))}  p99 {fmt_us(pct(idle, 99))}; "
+          f"load average {os.getloadavg()[0]:.1f})")
 
 
 def bench_idle_hour(d: Path, seconds: int) -> None:

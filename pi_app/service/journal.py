@@ -363,6 +363,7 @@ class Journal:
                 self.checkpoint()
             self._con.close()
         finally:
+            self.sync_mark()
             if self._mark is not None:
                 self._mark.close()
                 self._mark = None
@@ -433,12 +434,13 @@ class Journal:
                 raise err from exc
             raise
 
-    def _advance_mark(self, seq: int, value: str) -> None:
-        """Move the high-water mark (after a commit).  A failure only makes it lag."""
+    def _advance_mark(self, seq: int, value: str, sync: bool = True) -> None:
+        """Move the high-water mark (after a commit; fsynced now or by :meth:`sync_mark`).
+        A failure only makes it lag."""
         if self._mark is None:
             return
         try:
-            self._mark.advance(seq, value)
+            self._mark.advance(seq, value, sync=sync)
             self._mark_failed = False
         except OSError as exc:
             if not self._mark_failed:
@@ -472,9 +474,11 @@ class Journal:
         log.warning("%s: journal loss accepted (--accept-journal-loss): %s; going on from "
                     "record %d", self.path, loss.text, keep)
 
-    def append(self, event: Event) -> int:
-        """Write ``event`` durably as record ``last_seq + 1``, then advance the mark;
-        returns its seq.
+    def append(self, event: Event, *, sync_mark: bool = True) -> int:
+        """Write ``event`` durably as record ``last_seq + 1`` (committed: the WAL
+        fsynced), then advance the mark; returns its seq.  ``sync_mark=False`` leaves the
+        mark's fsync to :meth:`sync_mark` (the loop's idle time): the event is on disk
+        either way, only the mark may lag after a power cut.
 
         Raises:
             JournalUnavailable: nothing was written (the caller must not apply the event).
@@ -494,9 +498,22 @@ class Journal:
         self.last_seq = seq
         self.last_t = float(event.t)
         self.last_chain = value
-        self._advance_mark(seq, value)
+        self._advance_mark(seq, value, sync_mark)
         kill_point("journal_commit")
         return seq
+
+    def sync_mark(self) -> None:
+        """fsync the mark's writes left by ``append(..., sync_mark=False)``.  A failure
+        only makes it lag (logged once)."""
+        if self._mark is None:
+            return
+        try:
+            self._mark.sync()
+        except OSError as exc:
+            if not self._mark_failed:
+                log.warning("%s: the high-water mark could not be synced (%s); it may lag",
+                            self.path, exc)
+            self._mark_failed = True
 
     def snapshot_due(self) -> bool:
         return self.last_seq - self.last_snapshot_seq >= self.snapshot_every

@@ -5,9 +5,11 @@ outside the SQLite files (so it survives a lost or damaged ``-wal``).
 ``PTMARK1 <journal id> <seq> <chain> <crc32>`` (spaces, padded, ending in a newline):
 ``seq`` is a record known to be committed and ``chain`` that record's chained checksum
 (:func:`pi_app.service.journal_files.chain`; the journal id for record 0).  Each update
-overwrites slot ``seq % 2`` in place and is fsynced after the record's commit, so the mark
-is never ahead of the journal and a write cut by a power failure only spoils that slot (its
-CRC fails) while the other slot still holds the record before.  The file is first made under
+overwrites one slot in place after the record's commit, so the mark is never ahead of the
+journal; the slot written is the one not fsynced last, and it stays the one written until
+it is fsynced (:meth:`MarkWriter.sync`: at once, or when the service is idle), so a write
+cut by a power failure only spoils that slot (its CRC fails) while the other still holds
+an earlier record (the mark lags, which is allowed).  The file is first made under
 a temporary name, fsynced and renamed into place, before the journal itself exists.
 
 A journal found shorter than its mark has lost records (a deleted or damaged ``-wal``, a
@@ -133,23 +135,40 @@ class MarkWriter:
     def __init__(self, journal: Path, journal_id: str) -> None:
         self.path = mark_path(journal)
         self.journal_id = journal_id
+        self._slot = 1      # the slot written next: not the one fsynced last
+        self._dirty = False  # written since the last fsync
         self._fd: int | None = os.open(
             self.path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
         if not stat.S_ISREG(os.fstat(self._fd).st_mode):
             self.close()
             raise MarkError(f"{self.path}: the journal's high-water mark is not a regular file")
 
-    def advance(self, seq: int, chain: str) -> None:
-        """Record that ``seq`` (with checksum ``chain``) is committed (slot ``seq % 2``,
-        fsynced).
+    def advance(self, seq: int, chain: str, *, sync: bool = True) -> None:
+        """Record that ``seq`` (with checksum ``chain``) is committed: written at once (a
+        killed process leaves it in the file), fsynced now or, with ``sync=False``, by the
+        next :meth:`sync` (a power cut before it leaves an earlier record: the mark lags).
 
         Raises:
             OSError: the write failed (the mark then lags: it is never ahead).
         """
         if self._fd is None:
             raise OSError(f"{self.path}: the mark is closed")
-        os.pwrite(self._fd, _slot(Mark(self.journal_id, seq, chain)), (seq % 2) * SLOT)
+        os.pwrite(self._fd, _slot(Mark(self.journal_id, seq, chain)), self._slot * SLOT)
+        self._dirty = True
+        if sync:
+            self.sync()
+
+    def sync(self) -> None:
+        """fsync what :meth:`advance` wrote since the last fsync (nothing when nothing was).
+
+        Raises:
+            OSError: the fsync failed (the mark may lag).
+        """
+        if self._fd is None or not self._dirty:
+            return
         os.fsync(self._fd)
+        self._dirty = False
+        self._slot = 1 - self._slot
 
     def reset(self, seq: int, chain: str) -> None:
         """Both slots to ``seq`` (after a loss was knowingly accepted)."""
@@ -157,6 +176,7 @@ class MarkWriter:
             raise OSError(f"{self.path}: the mark is closed")
         os.pwrite(self._fd, _slot(Mark(self.journal_id, seq, chain)) * 2, 0)
         os.fsync(self._fd)
+        self._dirty = False
 
     def close(self) -> None:
         if self._fd is not None:

@@ -1,8 +1,10 @@
 """The service loop: one queue, one loop, the only writer of the table's state.
 
-Per event (:meth:`ServiceLoop.handle`): journal it (durably), apply it to the pure core,
-carry out the effects, take a snapshot every N events, tell the observers (the console's
-answer and push), then render the views that changed.
+Per event (:meth:`ServiceLoop.handle`): journal it (durably: committed and fsynced), apply
+it to the pure core, carry out the effects, take a snapshot every N events, tell the
+observers (the console's answer and push), then render the views that changed.  The fsync
+of the journal's high-water mark waits until the loop is idle (:meth:`ServiceLoop.idle`):
+one fsync per event before the frame, not two.
 Adapters (threads) only :meth:`ServiceLoop.put` events; the loop never waits on a device.
 Periodic :class:`~engine.events.ClockTick` events are made by the loop itself on a fixed
 grid of ``tick_interval`` seconds of the injected clock (``k * tick_interval``), so a run
@@ -213,7 +215,7 @@ class ServiceLoop:
             except JournalUnavailable as perr:
                 return self._refuse_unjournaled(event, perr)
         try:
-            self.journal.append(event)
+            self.journal.append(event, sync_mark=False)  # its mark's fsync: idle()
         except JournalUnavailable as aerr:
             if isinstance(event, ClockTick):
                 self._journal_failed(aerr)
@@ -364,9 +366,16 @@ class ServiceLoop:
             try:
                 event = self.queue.get_nowait()
             except queue.Empty:
+                self.idle()
                 return n
             self.handle(event)
             n += 1
+
+    def idle(self) -> None:
+        """What waits for the loop to be idle (no event queued): the fsync of the journal's
+        high-water mark, left by the appends since (each record itself is committed and
+        fsynced before it is applied)."""
+        self.journal.sync_mark()
 
     def healthy(self) -> bool:
         """The loop is turning and not flooded.  A journal failure does not make it
@@ -380,6 +389,8 @@ class ServiceLoop:
         if self.notifier is not None and self.healthy():
             self.notifier.watchdog_if_due()
         deadline = min(self.next_tick_t, now + self.max_wait)
+        if self.queue.empty():
+            self.idle()
         try:
             event = self.clock.wait(self.queue, deadline)
         except queue.Empty:
