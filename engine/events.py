@@ -224,14 +224,17 @@ class VenueCommand(Event):
     (:mod:`engine.table.venue`; docs/design/venue-topics.md): ``sender`` (the director's
     broker user name), ``seq`` (its number in the director's stream to this table, from
     1: the table applies each once, in order), ``kind`` (``seat``, ``move``, ``signal``,
-    ``level``, ``go``), ``body`` (the message's fields) and ``for_hand`` (the table's hand
-    it follows; None: any time)."""
+    ``level``, ``go``; ``join``, seq 0: the table joins the night in ``body["night"]``),
+    ``body`` (the message's fields), ``for_hand`` (the table's hand it follows; None: any
+    time) and ``night`` (the director's night id the message carried; "" in a journal
+    written before nights were)."""
 
     sender: str = ""
     seq: int = 0
     kind: str = ""
     body: dict[str, Any] = dataclasses.field(default_factory=dict)
     for_hand: int | None = None
+    night: str = ""
     TYPE: ClassVar[str] = "venue_command"
 
     def __hash__(self) -> int:  # dict field: hashed by the message's id

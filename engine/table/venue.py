@@ -18,7 +18,8 @@ owns who sits where, the level, the places and when the next hand is dealt.  Her
   button to pass, TDA 10, :func:`engine.table.positions.waiting_seats`), ``move`` (a
   player leaves with their chips: report ``moved``), ``signal`` ``break`` (everyone
   leaves, the table stops), ``hold`` (deal no more until ``go``), ``pause``/``resume``,
-  ``level`` (blinds up next hand) and ``go``.  A well-formed command that does not fit the
+  ``level`` (blinds up next hand) and ``go``; ``join`` (seq 0) journals the night the table
+  joined, and a command of another night is refused.  A well-formed command that does not fit the
   table (a stale hand, a taken seat, a player not here) is answered ``refused`` with the
   reason and changes nothing else; a malformed, forged or replayed one raises
   :class:`engine.table.venue_state.VenueCommandError` and changes nothing at all.
@@ -242,12 +243,18 @@ def apply_command(core: Any, ev: VenueCommand) -> list[Effect]:
     v = _venue(core)
     if ev.sender != v.director:
         raise VenueCommandError(f"a command from {ev.sender!r:.30}, not from the director")
+    if ev.kind == "join":
+        return _join(v, check_body("join", ev.body)["night"])
+    if ev.night and v.night and ev.night != v.night:
+        raise VenueCommandError(f"command {ev.seq} is of night {ev.night:.40}, this table "
+                                f"is on night {v.night}")
     if ev.seq <= v.mark:
         raise VenueCommandError(f"command {ev.seq} from {ev.sender} was applied already")
     if ev.seq != v.mark + 1:
         raise VenueCommandError(f"command {ev.seq} from {ev.sender} before {v.mark + 1}")
     body = check_body(ev.kind, ev.body)
     v.mark = ev.seq
+    v.night = v.night or ev.night
     if ev.kind in AT_BOUNDARY + ("signal",) and ev.for_hand == core.hand_number and (
             core.in_hand or (core.proc is not None and core.proc.stopped)) and \
             body.get("name") not in ("pause", "resume"):
@@ -255,6 +262,18 @@ def apply_command(core: Any, ev: VenueCommand) -> list[Effect]:
         return [LogLine("INFO", f"venue command {ev.seq} ({ev.kind}) waits for the end of "
                                 f"hand {core.hand_number}")]
     return _carry_out(core, v, ev, body)
+
+
+def _join(v: VenueState, night: str) -> list[Effect]:
+    """The table joins ``night`` (the first director message of a night that runs); once
+    joined, it is on that night for good (a new night takes a new journal)."""
+    if v.night == night:
+        return []
+    if v.night:
+        raise VenueCommandError(f"this table is on night {v.night}, not {night}: start it "
+                                "with a new journal for a new night")
+    v.night = night
+    return [LogLine("INFO", f"venue: table {v.table} joins night {night}")]
 
 
 def _carry_out(core: Any, v: VenueState, ev: VenueCommand,

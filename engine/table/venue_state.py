@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -40,6 +41,9 @@ REASONS = ("draw", "late_entry", "balance", "break", "final_table")
 SIGNALS = ("break", "hold", "pause", "resume")
 #: command kinds that wait for the hand in play to end (the others apply at once)
 AT_BOUNDARY = ("seat", "move", "go")
+#: A night id (the director's, in every message): 4..40 characters, lowercase letters,
+#: digits and hyphens, a letter or digit first (docs/design/venue-topics.md).
+NIGHT_PATTERN = re.compile(r"[0-9a-z][0-9a-z-]{3,39}")
 
 
 class VenueCommandError(InvalidInputError):
@@ -65,6 +69,13 @@ def _choice(choices: tuple[str, ...]) -> Check:
     return one_of(VenueCommandError, choices)
 
 
+def _night(value: Any, where: str) -> str:
+    if not isinstance(value, str) or not NIGHT_PATTERN.fullmatch(value):
+        raise VenueCommandError(f"{where} must be a night id (4..40 of a-z, 0-9 and -), "
+                                f"got {value!r:.50}")
+    return value
+
+
 SEAT, TABLE, CHIPS = _whole(1, MAX_SEATS), _whole(1, MAX_TABLES), _whole(0, MAX_CHIPS)
 BODIES: dict[str, dict[str, Check]] = {
     "seat": {"player": _name, "seat": SEAT, "chips": CHIPS, "reason": _choice(REASONS)},
@@ -73,12 +84,14 @@ BODIES: dict[str, dict[str, Check]] = {
     "level": {"index": _whole(0, 999), "small_blind": CHIPS, "big_blind": CHIPS,
               "ante": CHIPS},
     "go": {"hand": _whole(0, MAX_HAND)},
+    "join": {"night": _night},
 }
 
 
 def check_body(kind: str, body: Any) -> dict[str, Any]:
     """``body`` checked against the fields of command ``kind`` (the bodies of
-    docs/design/venue-topics.md: ``seat``, ``move``, ``signal``, ``level``, ``go``).
+    docs/design/venue-topics.md: ``seat``, ``move``, ``signal``, ``level``, ``go``; and
+    ``join``, the table's own record of the night it joined).
 
     Raises:
         VenueCommandError: an unknown kind, a missing or extra field, a value out of bounds.
@@ -109,6 +122,8 @@ class VenueState:
         outbox: the reports ``{"seq", "kind", "for_hand", "body"}``, the last
             :data:`OUTBOX_KEEP`.
         report_seq: the ``seq`` of the last report.
+        night: the night id the table joined ("" before its first director message):
+            commands of another night are refused.
     """
 
     table: int
@@ -122,6 +137,7 @@ class VenueState:
     pending: list[dict[str, Any]] = field(default_factory=list)
     outbox: list[dict[str, Any]] = field(default_factory=list)
     report_seq: int = 0
+    night: str = ""
 
     def report(self, kind: str, for_hand: int, body: Mapping[str, Any]) -> dict[str, Any]:
         """Add the next report to the outbox and return it."""

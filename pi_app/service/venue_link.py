@@ -11,6 +11,10 @@ once ready, logs in to the venue's broker as the table's user
 * after every event the loop handled (a loop observer, on the loop's thread) the reports
   not sent yet go out and the public view is published when it changed; what is not
   acknowledged is sent again every few seconds;
+* the table's night: with a new journal it joins the night of the director's first
+  message that does not end its night (a journaled event: a restart keeps it), and its
+  first connection drops what the broker kept for last night's session; a journal of a
+  night that is over, while another night runs, is said in one line (log and TV);
 * the TV shows the director's clock and what the table waits for ("Waiting for the
   director", "Final table": TV overlays).
 
@@ -25,8 +29,8 @@ import time
 from typing import Any
 
 from pi_app.venue.messages import MessageError
-from pi_app.venue.node import Delivered, VenueNode, command_topic
-from pi_app.venue.table_node import TableNode
+from pi_app.venue.node import Delivered, Joined, OtherNight, VenueNode
+from pi_app.venue.table_node import TableNode, node_options
 
 log = logging.getLogger("pokertable.venue")
 
@@ -46,8 +50,7 @@ class VenueJoin:
             venue.broker_url, username=venue.username, password=password,
             director=director, tables=dict(venue.tables),
             subscriptions=TableNode.subscriptions(venue.table), put=self._on_node,
-            marks={(director, command_topic(venue.table)): core.venue.mark},
-            ca_file=venue.ca_file)
+            ca_file=venue.ca_file, **node_options(core.venue, director, venue.table))
         self.table = TableNode(self.node, venue.table)
         self._public: Any = None
         service.loop.observers.append(self._after_event)
@@ -62,7 +65,14 @@ class VenueJoin:
         self.node.close()
 
     def _on_node(self, item: Any) -> None:
-        """On the node's thread: a command to the loop's queue, the rest taken in here."""
+        """On the node's thread: a command (or the night joined) to the loop's queue, the
+        rest taken in here; another night that runs is said once (log and TV)."""
+        if isinstance(item, Joined):
+            self.service.loop.put(self.table.join_event(item, self.service.clock.now()))
+            return
+        if isinstance(item, OtherNight):
+            self.table.on_other_night(item)
+            return
         if not isinstance(item, Delivered):
             log.info("venue: %s", item)
             return

@@ -10,8 +10,11 @@ director's ``go`` instead of dealing on its own.  Its bots and shoe are seeded w
 ``S + N``.  It stops once the director's state says the venue has a winner (or the table
 is broken) and every report is acknowledged.
 
-A table killed at any moment and started again with ``--resume`` recovers from its
-journal, reports ``resumed``, sends again the reports the director has not acknowledged,
+A table with a new journal joins the night of the director's first message that does
+not end its night (journaled: a restart keeps it) and ignores every other night's; one
+whose journal is of a night that is over, started while another night runs, says so in
+one line (exit 2).  A table killed at any moment and started again with ``--resume``
+recovers from its journal, reports ``resumed``, sends again the reports the director has not acknowledged,
 with the same ``seq``, and applies no command twice (its mark is in the journal).
 """
 
@@ -31,8 +34,8 @@ from pi_app.sim.simulator import SimOptions, Simulation, _StopOnSignal
 from pi_app.venue.config import VenueConfig, load_venue, read_password
 from pi_app.venue.link import LinkStatus
 from pi_app.venue.messages import MessageError
-from pi_app.venue.node import Delivered, Presence, VenueNode, command_topic
-from pi_app.venue.table_node import TableNode
+from pi_app.venue.node import Delivered, Joined, OtherNight, Presence, VenueNode
+from pi_app.venue.table_node import TableNode, node_options
 
 log = logging.getLogger("pokertable.sim.venue")
 
@@ -92,8 +95,7 @@ class VenueTableSim:
             password=password, director=director,
             tables={t.number: t.username for t in self.venue.tables},
             subscriptions=TableNode.subscriptions(opts.table), put=self.inbox.put,
-            marks={(director, command_topic(opts.table)): core.venue.mark},
-            ca_file=self.venue.ca_file)
+            ca_file=self.venue.ca_file, **node_options(core.venue, director, opts.table))
         self.table = TableNode(self.node, opts.table)
         self.sim.loop.tv_overlays.append(self.table.clock.overlay(time.monotonic))
         self.sim.loop.tv_overlays.append(self.table.banner(lambda: self.sim.core))
@@ -173,8 +175,12 @@ class VenueTableSim:
         self.node.tick(time.monotonic())
 
     def _take(self, item: Any) -> None:
-        if isinstance(item, Delivered):
-            t = max(self.sim.clock.now(), self.core.last_t)
+        t = max(self.sim.clock.now(), self.core.last_t)
+        if isinstance(item, Joined):
+            self.sim.loop.handle(self.table.join_event(item, t))
+        elif isinstance(item, OtherNight):  # one line, exit 2: act on neither night
+            raise VenueSimError(self.table.on_other_night(item))
+        elif isinstance(item, Delivered):
             event = self.table.on_delivered(item, t, time.monotonic())
             if event is not None:
                 self.sim.loop.handle(event)

@@ -15,7 +15,10 @@ the ``level`` commands, and publishes the retained clock at least every
 :data:`CLOCK_EVERY` seconds.  The simulated venue plays in deterministic rounds
 (:mod:`engine.tournament.venue`), the clock on the tables' hand times.
 
-On start the journal is replayed: the same reports give the same state and the same
+**One night.**  A new state folder is a new night: the journal mints its night id
+(:func:`~pi_app.venue.director_journal.mint_night`), every message carries it, and the
+node's first connection drops the session the broker kept from last night; the reports of
+another night are dropped.  On start the journal is replayed: the same reports give the same state and the same
 commands with the same ``seq``; those a table has not answered are sent again.  When a
 winner is known the result is written to ``result.json`` in the state folder and returned
 (the command prints it as its last line).
@@ -56,7 +59,7 @@ from engine.tournament.venue_prizes import (
 from pi_app.venue import messages
 from pi_app.venue.broker import ROOT
 from pi_app.venue.config import VenueConfig, read_password
-from pi_app.venue.director_journal import DirectorJournal
+from pi_app.venue.director_journal import DirectorJournal, mint_night
 from pi_app.venue.entry import ClockRefused, ClockRequest, Entry, Start
 from pi_app.venue.held import HeldOrders
 from pi_app.venue.link import LinkStatus
@@ -127,6 +130,8 @@ class Director:
         self.users = {t.number: t.username for t in venue.tables}
         levels, chips = levels_of(venue.structure)
         self.journal = DirectorJournal(state_dir / "director.sqlite3")
+        #: the night id every message carries (minted with a new journal: a new night)
+        self.night, fresh = self.journal.night(mint_night(wall()))
         night = {"players": players, "seed": seed, "chips": chips,
                  "levels": [list(lv) for lv in levels], "tables": venue.seats,
                  "break_order": list(venue.break_order),
@@ -157,7 +162,7 @@ class Director:
         self.published = self.journal.count() + len(self.journal.presences()) + 1
         self.clock_sent: tuple[int, int] | None = None
         self.clock_seq, self.clock_at = 0, 0.0
-        marks = {(self.users[n], report_topic(n)): t.report_mark
+        marks = {(self.night, self.users[n], report_topic(n)): t.report_mark
                  for n, t in self.state.tables.items() if t.report_mark}
         self.node = VenueNode(venue.broker_url, username=venue.director_username,
                               password=read_password(venue.director_password_file,
@@ -165,7 +170,8 @@ class Director:
                               director=venue.director_username, tables=self.users,
                               subscriptions=(f"{ROOT}/table/+/report",
                                              f"{ROOT}/presence/+"),
-                              put=self.events.put, marks=marks, ca_file=venue.ca_file)
+                              put=self.events.put, marks=marks, ca_file=venue.ca_file,
+                              night=self.night, clean_start=fresh)
         self.online: dict[str, bool] = {}
         self.link_down = False  # said on stderr that the broker cannot be reached
         #: called on the loop's thread after each event (the venue console's push)

@@ -1,7 +1,8 @@
 """The director's journal: one SQLite file in ``[director] state_directory``.
 
-It holds the start (players, seed, starting chips, levels; the live director's clock start
-in wall time) and, in order, every table report the director applied, with its (table,
+It holds the night id (minted when the journal is made: every message of the night
+carries it), the start (players, seed, starting chips, levels; the live director's clock
+start in wall time) and, in order, every table report the director applied, with its (table,
 seq), written before the report is applied, each tick of the live clock that ended a
 level (table 0), every change of a table's presence (online, offline), written before
 the director holds or releases that table's commands, and the players registered before
@@ -18,12 +19,15 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from engine.errors import InvalidInputError
+from pi_app.venue.messages import MessageError, check_night
 
 SCHEMA = 1
 
@@ -35,6 +39,14 @@ class DirectorJournalError(InvalidInputError):
 def tuples(value: Any) -> Any:
     """JSON's lists back into the tuples the state machine takes (recursively)."""
     return tuple(tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def mint_night(now: float | None = None) -> str:
+    """A new night id: the UTC date of ``now`` (seconds; default the wall clock) and 64
+    random bits in hex, ``YYYYMMDD-`` and 16 hex digits
+    (:data:`engine.table.venue_state.NIGHT_PATTERN`)."""
+    day = time.strftime("%Y%m%d", time.gmtime(time.time() if now is None else now))
+    return f"{day}-{secrets.token_hex(8)}"
 
 
 class DirectorJournal:
@@ -71,6 +83,26 @@ class DirectorJournal:
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
+
+    def night_id(self) -> str | None:
+        """The journaled night id; None before the director's first start."""
+        return self._meta("night")
+
+    def night(self, minted: str) -> tuple[str, bool]:
+        """(the night id, whether it is new): ``minted`` journaled on the first call (a new
+        night), the journaled one after a restart (the night's messages keep it).
+
+        Raises:
+            DirectorJournalError: the journaled one is not a night id.
+        """
+        held = self._meta("night")
+        if held is None:
+            self.db.execute("INSERT INTO meta VALUES ('night', ?)", (check_night(minted),))
+            return minted, True
+        try:
+            return check_night(held), False
+        except MessageError as exc:
+            raise DirectorJournalError(f"{self.path}: {exc}") from None
 
     def begin(self, start: dict[str, Any]) -> dict[str, Any]:
         """The journal's start: ``start`` written when the journal is new; the one it holds

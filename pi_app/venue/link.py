@@ -2,7 +2,8 @@
 
 One :class:`VenueLink` per process (the director, or one table's service).  It connects
 with a fixed client id and a persistent session (MQTT 5, ``clean_start`` false, a session
-of :data:`SESSION_SECONDS`), so the broker keeps what the node missed while it was away;
+of :data:`SESSION_SECONDS`; a node with a new journal starts its first connection clean,
+dropping what the broker kept for last night's session), so the broker keeps what the node missed while it was away;
 it publishes at QoS 1, and paho keeps a message published while the broker is away and
 sends it when the connection is back.  Its *will* sets the node's retained presence to
 ``offline`` when the connection is lost; on every connect it publishes ``online``.
@@ -83,12 +84,16 @@ class VenueLink:
         username, password: the node's broker login (from its password file).
         subscriptions: topic filters subscribed at QoS 1 on every connect.
         put: called with a :class:`Received` or a :class:`LinkStatus`, on paho's thread.
+        clean_start: the first connection drops the session the broker kept for
+            ``client_id`` (a node with a new journal); every connection after it, and every
+            one without this, resumes the persistent session.
     """
 
     def __init__(self, url: str, *, client_id: str, username: str, password: str,
                  subscriptions: tuple[str, ...], put: Callable[[Any], None],
-                 ca_file: Path | None = None) -> None:
+                 ca_file: Path | None = None, clean_start: bool = False) -> None:
         host, port, tls = self.parse_url(url)
+        self.clean_start = clean_start
         self.host, self.port = host, port
         self.username = username
         self.subscriptions = subscriptions
@@ -137,8 +142,10 @@ class VenueLink:
         """Connect in the background (paho's thread) and keep reconnecting."""
         props = Properties(PacketTypes.CONNECT)
         props.SessionExpiryInterval = SESSION_SECONDS
+        # FIRST_ONLY: paho asks for a clean start on the first successful connection only
+        clean = mqtt.MQTT_CLEAN_START_FIRST_ONLY if self.clean_start else False
         self.client.connect_async(self.host, self.port, keepalive=KEEPALIVE,
-                                  clean_start=False, properties=props)
+                                  clean_start=clean, properties=props)
         self.client.loop_start()
         return self
 

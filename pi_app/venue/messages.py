@@ -3,16 +3,18 @@
 Each message is a frozen record of one ``KIND`` (the tables of docs/design/venue-topics.md)
 wrapped in an :class:`Envelope` that names the sender (its broker user name), the
 sequence ``seq`` of the message in its stream (one sender on one topic, numbered from 1 in
-the sender's journal) and the hand it follows (``for_hand``).  :func:`encode` writes the
-JSON a node publishes; :func:`decode` reads what arrives and refuses, with a
+the sender's journal), the hand it follows (``for_hand``) and the ``night`` it belongs to
+(the director's night id: last night's messages are told apart).  :func:`encode` writes
+the JSON a node publishes; :func:`decode` reads what arrives and refuses, with a
 :class:`MessageError`, anything that is not exactly such a message: not UTF-8 JSON, larger
 than :data:`MAX_BYTES`, nested, an unknown kind or key, a name, seat, table or chip count
 out of bounds.  :class:`Inbox` applies each sender's messages once and in order.
 
->>> env = Envelope("director", 1, SeatPlayer("Ann", 4, 20000, "draw"), for_hand=0)
+>>> env = Envelope("director", 1, SeatPlayer("Ann", 4, 20000, "draw"), for_hand=0,
+...                night="20261201-9f3c")
 >>> data = encode(env)
 >>> data
-b'{"body":{"chips":20000,"player":"Ann","reason":"draw","seat":4},"for_hand":0,"from":"director","kind":"seat","seq":1,"v":1}'
+b'{"body":{"chips":20000,"player":"Ann","reason":"draw","seat":4},"for_hand":0,"from":"director","kind":"seat","night":"20261201-9f3c","seq":1,"v":1}'
 >>> decode(data) == env
 True
 >>> inbox = Inbox()
@@ -32,6 +34,7 @@ from typing import Any, ClassVar
 from engine.cards import Card
 from engine.errors import InvalidCardError, InvalidInputError
 from engine.input_file import InputFileError, check_nesting
+from engine.table.venue_state import NIGHT_PATTERN
 from engine.text import UnsafeTextError, check_text, one_of, player_name, shown, whole_number
 
 VERSION = 1
@@ -48,7 +51,7 @@ MAX_SHOWN = 2 * MAX_SEATS    #: hole cards shown at one table in one hand
 MAX_MOVES = 2 * MAX_SEATS    #: moves announced at one table: each seat out, each seat in
 MOVE_REASONS = ("draw", "late_entry", "balance", "break", "final_table")
 _USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,31}")
-_ENVELOPE_KEYS = {"v", "from", "seq", "kind", "for_hand", "body"}
+_ENVELOPE_KEYS = {"v", "from", "seq", "kind", "for_hand", "night", "body"}
 
 
 class MessageError(InvalidInputError):
@@ -321,21 +324,45 @@ LATEST_KINDS = frozenset({"clock", "venue_state", "table_public"})
 @dataclass(frozen=True)
 class Envelope:
     """One message: ``sender`` (broker user name), its journal ``seq`` (from 1), the
-    ``body`` record, and ``for_hand``: the table's hand it follows (None: any time)."""
+    ``body`` record, ``for_hand``: the table's hand it follows (None: any time), and
+    ``night``: the night id of the director it belongs to (:func:`check_night`)."""
 
     sender: str
     seq: int
     body: Any
     for_hand: int | None = None
+    night: str = field(kw_only=True)
 
     @property
     def kind(self) -> str:
         return str(self.body.KIND)
 
     @property
-    def id(self) -> tuple[str, int]:
-        """``(sender, seq)``: the same message has the same id however often it arrives."""
-        return self.sender, self.seq
+    def id(self) -> tuple[str, str, int]:
+        """``(night, sender, seq)``: the same message has the same id however often it
+        arrives (a new night numbers its messages from 1 again)."""
+        return self.night, self.sender, self.seq
+
+
+def check_night(value: Any, where: str = "night") -> str:
+    """``value`` if it is a night id (:data:`NIGHT_PATTERN`).
+
+    Raises:
+        MessageError: not a string of that shape (missing, empty, too long, a wrong type).
+    """
+    if not isinstance(value, str) or not NIGHT_PATTERN.fullmatch(value):
+        raise MessageError(f"{where} must be a night id (4..40 of a-z, 0-9 and -), got "
+                           f"{shown(value)}")
+    return value
+
+
+def ends_night(env: Envelope) -> bool:
+    """Whether ``env`` says its night is over: the director's state with a winner, or its
+    clock stopped for good (the director publishes ``running`` false only once the venue
+    has a winner).  A table never joins a night from such a message."""
+    body = env.body
+    return (isinstance(body, VenueState) and body.finished) or (
+        isinstance(body, Clock) and not body.running)
 
 
 def _plain(value: Any) -> Any:
@@ -350,7 +377,7 @@ def encode(env: Envelope) -> bytes:
     """
     body = {f.name: _plain(getattr(env.body, f.name)) for f in fields(env.body)}
     doc = {"v": VERSION, "from": env.sender, "seq": env.seq, "kind": env.kind,
-           "for_hand": env.for_hand, "body": body}
+           "for_hand": env.for_hand, "night": env.night, "body": body}
     data = json.dumps(doc, separators=(",", ":"), sort_keys=True,
                       ensure_ascii=False).encode()
     decode(data)
@@ -383,7 +410,9 @@ def decode(data: bytes) -> Envelope:
     if cls is None:
         raise MessageError(f"unknown kind {shown(doc['kind'])}")
     for_hand = None if doc["for_hand"] is None else HAND(doc["for_hand"], "for_hand")
-    return Envelope(sender, SEQ(doc["seq"], "seq"), _body(cls, doc["body"]), for_hand)
+    night = check_night(doc["night"])
+    return Envelope(sender, SEQ(doc["seq"], "seq"), _body(cls, doc["body"]), for_hand,
+                    night=night)
 
 
 def _no_constant(name: str) -> Any:
@@ -455,9 +484,9 @@ def is_latest_topic(topic: str) -> bool:
 class Inbox:
     """Each stream's messages applied once and in ``seq`` order.
 
-    A stream is one sender on one topic: the sender numbers the messages of each stream
-    1, 2, 3, ... in its journal's outbox.  ``marks``: (sender, topic) -> the highest seq
-    applied (journal it with what the message did, and give it back here on restart).
+    A stream is one sender on one topic in one night: the sender numbers the messages of
+    each stream 1, 2, 3, ... in its journal's outbox (a new night from 1 again).
+    ``marks``: (night, sender, topic) -> the highest seq applied (journal it with what the message did, and give it back here on restart).
     :meth:`offer` returns the messages now due, in order: none for a replay (``seq`` at or
     below the mark) or for one from the future (held until the gap fills, at most
     :data:`MAX_HELD` per stream).  :meth:`offer_latest` is for retained "latest value"
@@ -465,12 +494,12 @@ class Inbox:
     ``last_reason`` says why nothing was due, for the one log line.
     """
 
-    marks: dict[tuple[str, str], int] = field(default_factory=dict)
-    held: dict[tuple[str, str], dict[int, Envelope]] = field(default_factory=dict)
+    marks: dict[tuple[str, str, str], int] = field(default_factory=dict)
+    held: dict[tuple[str, str, str], dict[int, Envelope]] = field(default_factory=dict)
     last_reason: str = ""
 
     def offer(self, env: Envelope, topic: str) -> list[Envelope]:
-        stream = (env.sender, topic)
+        stream = (env.night, env.sender, topic)
         mark = self.marks.get(stream, 0)
         waiting = self.held.setdefault(stream, {})
         self.last_reason = ""
@@ -492,7 +521,7 @@ class Inbox:
         return due
 
     def offer_latest(self, env: Envelope, topic: str) -> list[Envelope]:
-        stream = (env.sender, topic)
+        stream = (env.night, env.sender, topic)
         if env.seq <= self.marks.get(stream, 0):
             self.last_reason = f"a replay of {env.sender} {env.seq} on {topic}"
             return []

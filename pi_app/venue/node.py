@@ -10,7 +10,14 @@ does with it, so that neither side writes it twice:
   queue as a :class:`Delivered`; a presence change as a :class:`Presence`; a change of the
   connection as the link's :class:`~pi_app.venue.link.LinkStatus`.  A malformed message, a
   forged sender or a replay changes nothing and is logged once at WARNING, with its topic
-  and the reason, never its bytes.  The callbacks run on paho's thread and touch nothing
+  and the reason, never its bytes.
+* **One night.**  Every message carries the director's night id.  A node on a night
+  (``night``: the director's, or a table's from its journal) drops every message of
+  another night, logged once per night id; a table's node that has no night yet
+  (``joins``) joins the night of the first director message that does not say its night
+  is over (:func:`~pi_app.venue.messages.ends_night`) and tells its owner
+  (:class:`Joined`, before that message), and a state of another night that still runs
+  is told once too (:class:`OtherNight`: the table's journal belongs to another night).  The callbacks run on paho's thread and touch nothing
   but the inbox (under a lock) and the owner's queue.
 * **Out.**  :meth:`VenueNode.send` publishes an envelope whose ``seq`` the owner gives
   (from its journal: the node keeps no counter of its own) and keeps it until
@@ -45,9 +52,12 @@ from pi_app.venue.messages import (
     Envelope,
     Inbox,
     MessageError,
+    VenueState,
+    check_night,
     check_origin,
     decode,
     encode,
+    ends_night,
     is_latest_topic,
 )
 
@@ -65,6 +75,23 @@ class Delivered:
     topic: str
     envelope: Envelope
     retained: bool
+
+
+@dataclass(frozen=True)
+class Joined:
+    """This node (a table with no night yet) joined night ``night``: the owner journals it
+    before the message that made it join, which follows on the queue."""
+
+    night: str
+
+
+@dataclass(frozen=True)
+class OtherNight:
+    """The director's state of night ``night`` (not this node's) says a night runs that
+    this node is not part of: said once per night id."""
+
+    night: str
+    mine: str
 
 
 @dataclass(frozen=True)
@@ -115,15 +142,28 @@ class VenueNode:
         subscriptions: topic filters (QoS 1).
         put: the owner's queue (called on paho's thread with a :class:`Delivered`, a
             :class:`Presence` or a :class:`LinkStatus`).
-        marks: the inbox's marks from the owner's journal ((sender, topic) -> last seq).
+        marks: the inbox's marks from the owner's journal ((night, sender, topic) -> last
+            seq).
         client_id: default ``pokertable-USERNAME``.
+        night: this node's night id (the director's; a table's from its journal), or None
+            for a table that has not joined one yet (then ``joins`` must be true).
+        joins: join the night of the first director message that does not end its night.
+        clean_start: drop the session the broker kept for this client (a node with a new
+            journal: what was queued for it belongs to another night); a persistent
+            session from the first connection on, as ever.
     """
 
     def __init__(self, url: str, *, username: str, password: str, director: str,
                  tables: Mapping[int, str], subscriptions: tuple[str, ...],
-                 put: Callable[[Any], None], marks: Mapping[tuple[str, str], int] | None = None,
-                 client_id: str | None = None, ca_file: Path | None = None) -> None:
+                 put: Callable[[Any], None],
+                 marks: Mapping[tuple[str, str, str], int] | None = None,
+                 client_id: str | None = None, ca_file: Path | None = None,
+                 night: str | None = None, joins: bool = False,
+                 clean_start: bool = False) -> None:
         self.username = username
+        self.night = None if night is None else check_night(night)
+        self.joins = joins
+        self._other_nights: set[str] = set()  # night ids already logged
         self.director = director
         self.tables = dict(tables)
         self.put = put
@@ -136,7 +176,7 @@ class VenueNode:
         self.link = VenueLink(url, client_id=client_id or f"pokertable-{username}",
                               username=username, password=password,
                               subscriptions=subscriptions, put=self._on_link,
-                              ca_file=ca_file)
+                              ca_file=ca_file, clean_start=clean_start)
 
     # ------------------------------------------------------------------ life
     def start(self) -> VenueNode:
@@ -153,8 +193,8 @@ class VenueNode:
         self.link.close()
 
     @property
-    def marks(self) -> dict[tuple[str, str], int]:
-        """A copy of the inbox's marks: (sender, topic) -> the last seq applied."""
+    def marks(self) -> dict[tuple[str, str, str], int]:
+        """A copy of the inbox's marks: (night, sender, topic) -> the last seq applied."""
         with self._in_lock:
             return dict(self.inbox.marks)
 
@@ -166,9 +206,12 @@ class VenueNode:
         bytes.  Returns the link's message id (:meth:`VenueLink.wait_acknowledged`).
 
         Raises:
-            MessageError: a field out of bounds (nothing is published or kept).
+            MessageError: a field out of bounds, or no night joined yet (nothing is
+                published or kept).
         """
-        payload = encode(Envelope(self.username, seq, body, for_hand))
+        if self.night is None:
+            raise MessageError(f"{self.username} has not joined a night yet: nothing is sent")
+        payload = encode(Envelope(self.username, seq, body, for_hand, night=self.night))
         latest = is_latest_topic(topic)
         with self._out_lock:
             if latest:
@@ -241,12 +284,34 @@ class VenueNode:
             log.warning("venue: refused a message on %s: %s", msg.topic, exc)
             return
         with self._in_lock:
+            joined = self.joins and self.night is None and not ends_night(env)
+            if joined:
+                self.night = env.night
+                self.put(Joined(env.night))
+            if env.night != self.night:
+                self._other_night(msg.topic, env)
+                return
             offer = self.inbox.offer_latest if is_latest_topic(msg.topic) else self.inbox.offer
             due = offer(env, msg.topic)
             reason = self.inbox.last_reason
+        if joined:
+            log.info("venue: %s joins night %s (from %s)", self.username, env.night,
+                     msg.topic)
         if not due and reason:
             # held (its turn comes) or a retained copy on a new subscription: normal
             level = logging.INFO if "held" in reason or msg.retained else logging.WARNING
             log.log(level, "venue: nothing applied from %s: %s", msg.topic, reason)
         for e in due:
             self.put(Delivered(msg.topic, e, msg.retained))
+
+    def _other_night(self, topic: str, env: Envelope) -> None:
+        """A message of another night (under the inbox's lock): dropped, logged once per
+        night id; a running state of another night is told to the owner once."""
+        if env.night in self._other_nights:
+            return
+        self._other_nights.add(env.night)
+        over = "over" if ends_night(env) else "not over"
+        log.warning("venue: ignored the messages of night %s (%s; this node's night: %s), "
+                    "first on %s", env.night, over, self.night or "none yet", topic)
+        if self.night is not None and isinstance(env.body, VenueState) and not ends_night(env):
+            self.put(OtherNight(env.night, self.night))

@@ -2,6 +2,14 @@
 
 The table's side of docs/design/venue-topics.md, over a :class:`pi_app.venue.node.VenueNode`:
 
+* **One night.**  A table whose journal has no night joins the night of the first director
+  message that does not end its night (the node decides, :class:`~pi_app.venue.node.Joined`):
+  :meth:`TableNode.join_event` is the journaled ``join`` the loop applies before that
+  message, so a restart keeps the night.  Until then nothing is sent.  Messages of
+  another night are dropped by the node; a running state of another night while this
+  table is on its own (:class:`~pi_app.venue.node.OtherNight`: the table's journal belongs
+  to a night that is over) is said in one line (:attr:`TableNode.conflict`, on the TV too)
+  and nothing of either night is acted on.
 * **Commands in.**  A command the node delivers (checked, once, in order) becomes a
   :class:`engine.events.VenueCommand` (:func:`command_event`) that the owner puts on the
   service's one queue: the loop journals it before the core applies it
@@ -50,6 +58,8 @@ from pi_app.venue.node import (
     CLOCK_TOPIC,
     STATE_TOPIC,
     Delivered,
+    Joined,
+    OtherNight,
     command_topic,
     public_topic,
     report_topic,
@@ -63,7 +73,17 @@ def command_event(env: Envelope, t: float) -> VenueCommand:
     body = {f.name: _plain(getattr(env.body, f.name))
             for f in dataclasses.fields(env.body)}
     return VenueCommand(t=t, sender=env.sender, seq=env.seq, kind=env.kind, body=body,
-                        for_hand=env.for_hand)
+                        for_hand=env.for_hand, night=env.night)
+
+
+def node_options(v: Any, director: str, table: int) -> dict[str, Any]:
+    """The :class:`~pi_app.venue.node.VenueNode` options of table ``table`` whose venue
+    state (``core.venue``, from its journal) is ``v``: its night and its inbox's mark for
+    the director's commands; with no night yet it joins one, and its first connection
+    drops the session the broker kept (last night's queued commands)."""
+    night = v.night or None
+    marks = {(night, director, command_topic(table)): v.mark} if night else {}
+    return {"night": night, "joins": True, "clean_start": night is None, "marks": marks}
 
 
 def report_body(report: dict[str, Any]) -> Any:
@@ -177,6 +197,8 @@ class TableNode:
         self.sent = 0                   # the last report handed to the node
         self.finished = False           # the director says the venue has a winner
         self.director_state: VenueState | None = None
+        #: the one line said when a night this table is not on runs (see the module)
+        self.conflict: str | None = None
         self._lock = threading.Lock()
 
     @staticmethod
@@ -196,6 +218,22 @@ class TableNode:
             self.on_state(body)
         return None
 
+    def join_event(self, joined: Joined, t: float) -> VenueCommand:
+        """The journaled event of the node's joining ``joined.night`` (seq 0, kind
+        ``join``), at table time ``t``: the loop applies it before the message that made
+        the table join."""
+        return VenueCommand(t=t, sender=self.node.director, seq=0, kind="join",
+                            body={"night": joined.night}, night=joined.night)
+
+    def on_other_night(self, other: OtherNight) -> str:
+        """The one line for a night that runs without this table (its journal is of night
+        ``other.mine``); kept in :attr:`conflict` for the TV."""
+        self.conflict = (f"table {self.table}'s journal belongs to night {other.mine}, but "
+                         f"the director runs night {other.night}: start this table with a "
+                         f"new state folder (a new journal)")
+        log.error("venue: %s", self.conflict)
+        return self.conflict
+
     def on_state(self, state: VenueState) -> None:
         """The director's state: acknowledge the reports it applied; note a winner."""
         self.director_state = state
@@ -207,7 +245,9 @@ class TableNode:
 
     def flush(self, outbox: list[dict[str, Any]]) -> int:
         """Hand the node the reports of ``outbox`` (``core.venue.outbox``) not handed yet
-        and not acknowledged; returns how many."""
+        and not acknowledged; returns how many (none before the table joined a night)."""
+        if self.node.night is None:
+            return 0
         floor = max(self.sent, self.acked or 0)
         due = [r for r in outbox if r["seq"] > floor]
         for rep in due:
@@ -266,6 +306,8 @@ class TableNode:
         but not yet named (:meth:`planned_words`); or None."""
         v = core.venue
         state = self.director_state
+        if self.conflict is not None:
+            return self.conflict
         if v is None or (state is not None and state.finished):
             return None
         if v.broken:
@@ -303,5 +345,6 @@ class TableNode:
 
     def publish_public(self, seq: int, body: TablePublic) -> None:
         """Publish the retained public view as message ``seq`` (the journal's last record:
-        rising across restarts)."""
-        self.node.send(public_topic(self.table), seq, body)
+        rising across restarts); nothing before the table joined a night."""
+        if self.node.night is not None:
+            self.node.send(public_topic(self.table), seq, body)

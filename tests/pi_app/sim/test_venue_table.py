@@ -12,7 +12,14 @@ import pytest
 from pi_app.venue.broker import LocalBroker
 from pi_app.venue.messages import SeatPlayer
 from pi_app.venue.node import command_topic, report_topic
-from tests.pi_app.sim.venue_harness import Observer, TableProcess, TestDirector, load, write_venue
+from tests.pi_app.sim.venue_harness import (
+    NIGHT,
+    Observer,
+    TableProcess,
+    TestDirector,
+    load,
+    write_venue,
+)
 from tests.ports import free_port
 
 CHIPS = {"P01": 20000, "P02": 15000, "P03": 10000, "P04": 5000}
@@ -123,6 +130,7 @@ def test_a_table_killed_and_resumed_resends_only_what_is_unacknowledged(venue):
     director.answered(cmd)
     director.acknowledge(finished=True)
     tables[-1].finish()
+    assert _joins(journal) == [NIGHT]  # the restart kept its night: it joined once
 
 
 def test_reports_made_while_the_broker_is_down_arrive_once_when_it_is_back(venue):
@@ -143,3 +151,57 @@ def test_reports_made_while_the_broker_is_down_arrive_once_when_it_is_back(venue
     director.answered(cmd)
     director.acknowledge(finished=True)
     tables[0].finish()
+
+
+def _joins(journal) -> list[str]:
+    """The nights the table's journal joined (its ``join`` events, in order)."""
+    import sqlite3
+
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        rows = [json.loads(d) for (d,) in db.execute("SELECT data FROM events ORDER BY seq")]
+    return [r["body"]["night"] for r in rows
+            if r.get("type") == "venue_command" and r.get("kind") == "join"]
+
+
+def test_a_table_with_a_new_journal_ignores_last_nights_state_and_queued_command(venue):
+    """Last night's finished state is retained at the broker and one of its commands is
+    queued in table 1's session: a table with a new journal starts its session clean,
+    ignores that night (one line) and plays tonight's, whose seq 1 is not a replay."""
+    from pi_app.venue.link import VenueLink
+    from pi_app.venue.messages import Envelope, VenueState, encode
+    from pi_app.venue.node import STATE_TOPIC
+    path, broker, director, tables, tmp = venue
+    last = "20261130-0000000000000009"
+    secrets = path.parent / "secrets"
+    session = VenueLink(broker.url, client_id="pokertable-table1", username="table1",
+                        password=(secrets / "table1.password").read_text().strip(),
+                        subscriptions=(command_topic(1),), put=lambda _e: None).start()
+    assert session.wait_ready(30)
+    session.close()  # last night's table 1: its session stays on the broker
+    boss = VenueLink(broker.url, client_id="last-night", username="director",
+                     password=(secrets / "director.password").read_text().strip(),
+                     subscriptions=(), put=lambda _e: None).start()
+    assert boss.wait_connected(30)
+    queued = Envelope("director", 1, SeatPlayer("P09", 6, 999, "draw"), 0, night=last)
+    over = VenueState(80, (), (), (("P09", 1),), ((1, 50),), (), 1, True)
+    for topic, env, retain in ((command_topic(1), queued, False),
+                               (STATE_TOPIC, Envelope("director", 200, over, night=last),
+                                True)):
+        assert boss.wait_acknowledged(boss.publish(topic, encode(env), retain=retain), 30)
+    boss.close()
+    journal = tmp / "t1.db"
+    tables.append(TableProcess(path, journal, broker.url))
+    deadline = time.monotonic() + 60
+    while last not in tables[0].log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    _draw(director)  # tonight's seq 1, 2, ...: applied, not taken for replays
+    finished = _hand(director, 1)
+    assert sorted(_chips(finished)) == sorted(CHIPS)  # P09 was never seated
+    assert all(e.night == NIGHT for e in director.reports)
+    cmd = director.signal("break", for_hand=1)
+    director.answered(cmd)
+    director.acknowledge(finished=True)
+    tables[0].finish()
+    said = [line for line in tables[0].log.read_text().splitlines() if last in line]
+    assert len(said) == 1 and "ignored the messages of night" in said[0]
+    assert _joins(journal) == [NIGHT]

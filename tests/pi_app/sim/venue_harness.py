@@ -31,6 +31,7 @@ from pi_app.venue.node import (
 )
 
 WAIT = 60.0  #: seconds: generous for a loaded 2-core machine
+NIGHT = "20261201-0000000000000001"  #: the night id the test's director sends under
 ROOT_DIR = Path(__file__).resolve().parents[3]
 
 
@@ -64,14 +65,14 @@ class TestDirector:
     __test__ = False  # not a test class
 
     def __init__(self, url: str, password: str, table: int = 1,
-                 tables: dict[int, str] | None = None) -> None:
+                 tables: dict[int, str] | None = None, night: str = NIGHT) -> None:
         self.table = table
         self.events: queue.Queue[Any] = queue.Queue()
         self.node = VenueNode(url, username="director", password=password,
                               director="director",
                               tables=tables or {1: "table1", 2: "table2"},
                               subscriptions=(report_topic(table), public_topic(table)),
-                              put=self.events.put).start()
+                              put=self.events.put, night=night).start()
         assert self.node.wait_ready(WAIT)
         self.seq = 0
         self.state_seq = 0

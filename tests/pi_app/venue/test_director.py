@@ -14,10 +14,11 @@ import time
 
 import pytest
 
+from engine.table.venue_state import NIGHT_PATTERN
 from engine.tournament.structure_file import load_structure
 from pi_app.cli.main import main
 from pi_app.venue.director import Director
-from pi_app.venue.director_journal import DirectorJournal, DirectorJournalError
+from pi_app.venue.director_journal import DirectorJournal, DirectorJournalError, mint_night
 from tests.pi_app.venue.venue_fixture import Venue
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 11)]
@@ -40,8 +41,11 @@ def check_result(result, players: list[str]) -> None:
 
 def test_the_director_plays_a_venue_to_a_winner_through_the_broker(venue):
     venue.start_tables()
-    result = Director(venue.config, PLAYERS, 5, venue.folder / "state").run(TIMEOUT)
+    director = Director(venue.config, PLAYERS, 5, venue.folder / "state")
+    result = director.run(TIMEOUT)
     check_result(result, PLAYERS)
+    assert NIGHT_PATTERN.fullmatch(director.night)
+    assert {n.node.night for n in venue.nodes} == {director.night}  # the tables joined it
     assert result["tables_broken"] == 1  # two tables: the final table breaks one
     stored = json.loads((venue.folder / "state" / "result.json").read_text())
     assert stored == result
@@ -96,9 +100,13 @@ def kill_mid_night_and_resume(venue: Venue, rounds: bool = True) -> dict:
     proc.communicate(timeout=30)
     applied = _reports(journal)
     assert applied >= 25  # killed mid-night, not before nor after it
+    night = _night(journal)
+    assert night is not None and NIGHT_PATTERN.fullmatch(night)
     proc = _director_process(venue, "state", rounds=rounds)
     out, err = proc.communicate(timeout=TIMEOUT)
     assert proc.returncode == 0, err
+    assert _night(journal) == night  # the restart kept its night id
+    assert {n.node.night for n in venue.nodes} == {night}
     assert _reports(journal) > applied  # the night went on after the restart
     assert [e for n in venue.nodes for e in n.errors] == []
     assert venue.chips_at_tables() == plain_chips(len(PLAYERS))
@@ -120,6 +128,27 @@ def _reports(journal) -> int:
         return j.count()
     finally:
         j.close()
+
+
+def _night(journal) -> str | None:
+    j = DirectorJournal(journal)
+    try:
+        return j.night_id()
+    finally:
+        j.close()
+
+
+def test_a_new_journal_mints_a_night_id_and_a_reopened_one_keeps_it(tmp_path):
+    path = tmp_path / "d.sqlite3"
+    first, second = mint_night(1_796_083_200.0), mint_night(1_796_083_200.0)
+    assert first.startswith("20261201-") and first != second  # 64 random bits each
+    j = DirectorJournal(path)
+    assert j.night_id() is None
+    assert j.night(first) == (first, True)
+    j.close()
+    j = DirectorJournal(path)
+    assert j.night(second) == (first, False)  # a restart: the journaled one
+    j.close()
 
 
 def test_a_journal_of_another_night_is_refused(tmp_path):

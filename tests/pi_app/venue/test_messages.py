@@ -33,9 +33,11 @@ from pi_app.venue.messages import (
     Signal,
     TablePublic,
     VenueState,
+    check_night,
     check_origin,
     decode,
     encode,
+    ends_night,
 )
 
 SAMPLES = [
@@ -50,8 +52,9 @@ SAMPLES = [
                 (("Ann", "Kh"), ("Ann", "Kd")), 12, (("Bob", 1, 2), ("Dee", 3, 1))),
 ]
 TABLES = {1: "table1", 2: "table2"}
+NIGHT = "20261201-0123456789abcdef"
 GOOD = {"v": 1, "from": "table2", "seq": 3, "kind": "hand_started", "for_hand": 56,
-        "body": {"hand": 57, "button": 3, "small_blind": 4, "big_blind": 6}}
+        "night": NIGHT, "body": {"hand": 57, "button": 3, "small_blind": 4, "big_blind": 6}}
 
 
 def raw(**changes):
@@ -75,11 +78,11 @@ def test_every_kind_has_a_sample():
 @pytest.mark.parametrize("body", SAMPLES, ids=[type(m).KIND for m in SAMPLES])
 def test_every_kind_round_trips(body):
     sender = "director" if body.KIND in messages.DIRECTOR_KINDS else "table2"
-    env = Envelope(sender, 9, body, for_hand=57)
+    env = Envelope(sender, 9, body, for_hand=57, night=NIGHT)
     data = encode(env)
     assert decode(data) == env
     assert json.loads(data)["kind"] == body.KIND
-    assert decode(raw()) == Envelope("table2", 3, HandStarted(57, 3, 4, 6), 56)
+    assert decode(raw()) == Envelope("table2", 3, HandStarted(57, 3, 4, 6), 56, night=NIGHT)
 
 
 @pytest.mark.parametrize("data, message", [
@@ -102,6 +105,18 @@ def test_every_kind_round_trips(body):
     (raw(seq=1.5), "seq must be a whole number"),
     (raw(seq=2**63), "seq must be a whole number"),
     (raw(for_hand=-1), "for_hand must be"),
+    (json.dumps({k: v for k, v in GOOD.items() if k != "night"}).encode(), "exactly the keys"),
+    (raw(night="a" * 41), "night must be a night id"),
+    (raw(night="x" * 5000), "night must be a night id"),
+    (raw(night="abc"), "night must be a night id"),
+    (raw(night=""), "night must be a night id"),
+    (raw(night=None), "night must be a night id"),
+    (raw(night=20261201), "night must be a night id"),
+    (raw(night=["20261201-ab"]), "night must be a night id"),
+    (raw(night="Night-1"), "night must be a night id"),
+    (raw(night="-20261201"), "night must be a night id"),
+    (raw(night="2026\u202e1201"), "night must be a night id"),
+    (raw(night="20261201-ab\n"), "night must be a night id"),
     (raw(body={"hand": True}), "hand_started.hand must be a whole number"),
     (raw(body={"button": 11}), "hand_started.button must be a whole number 1..10"),
     (raw(body={"big_blind": 0}), "hand_started.big_blind"),
@@ -130,7 +145,7 @@ def test_a_hostile_message_is_refused(data, message):
 ])
 def test_a_bad_seat_command_is_refused(body, message):
     data = json.dumps({"v": 1, "from": "director", "seq": 1, "kind": "seat",
-                       "for_hand": None, "body": body}).encode()
+                       "for_hand": None, "night": NIGHT, "body": body}).encode()
     with pytest.raises(MessageError, match=message):
         decode(data)
 
@@ -143,7 +158,7 @@ def test_a_bad_seat_command_is_refused(body, message):
 ])
 def test_bad_stacks_in_a_report_are_refused(chips, message):
     data = json.dumps({"v": 1, "from": "table1", "seq": 1, "kind": "hand_finished",
-                       "for_hand": 1, "body": {"hand": 1, "chips": chips, "busted": [],
+                       "for_hand": 1, "night": NIGHT, "body": {"hand": 1, "chips": chips, "busted": [],
                                                     "elapsed_ms": 0}})
     with pytest.raises(MessageError, match=message):
         decode(data.encode())
@@ -152,7 +167,7 @@ def test_bad_stacks_in_a_report_are_refused(chips, message):
 def _latest(kind, body):
     sender = "director" if kind == "venue_state" else "table1"
     return json.dumps({"v": 1, "from": sender, "seq": 1, "kind": kind, "for_hand": None,
-                       "body": body}).encode()
+                       "night": NIGHT, "body": body}).encode()
 
 
 STATE = {"round": 1, "seated": [], "pending": [], "places": [], "applied": [],
@@ -203,15 +218,16 @@ def test_retained_state_is_latest_value_and_only_the_directors():
     assert messages.LATEST_KINDS == {"clock", "venue_state", "table_public"}
     with pytest.raises(MessageError, match="does not send"):
         check_origin("pokertable/1/table/1/public",
-                      Envelope("table1", 1, VenueState(0, (), (), (), (), (), 0, False)),
+                      Envelope("table1", 1, VenueState(0, (), (), (), (), (), 0, False),
+                               night=NIGHT),
                       "director", TABLES)
 
 
 def test_an_out_of_bounds_message_is_never_encoded():
     with pytest.raises(MessageError, match="seat must be"):
-        encode(Envelope("director", 1, SeatPlayer("Ann", 11, 100, "draw")))
+        encode(Envelope("director", 1, SeatPlayer("Ann", 11, 100, "draw"), night=NIGHT))
     with pytest.raises(MessageError, match="from must be"):
-        encode(Envelope("dir ector", 1, Go(1)))
+        encode(Envelope("dir ector", 1, Go(1), night=NIGHT))
 
 
 @settings(max_examples=300, deadline=None)
@@ -233,7 +249,7 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size
     max_size=5), st.integers(-2, 2**64))
 def test_random_bodies_decode_to_a_valid_message_or_are_refused(kind, body, seq):
     data = json.dumps({"v": 1, "from": "table1", "seq": seq, "kind": kind,
-                       "for_hand": None, "body": body}).encode()
+                       "for_hand": None, "night": NIGHT, "body": body}).encode()
     try:
         env = decode(data)
     except MessageError:
@@ -257,20 +273,20 @@ def test_random_bodies_decode_to_a_valid_message_or_are_refused(kind, body, seq)
 ])
 def test_a_message_on_a_topic_not_its_senders_is_refused(topic, sender, kind_body):
     with pytest.raises(MessageError):
-        check_origin(topic, Envelope(sender, 1, kind_body), "director", TABLES)
+        check_origin(topic, Envelope(sender, 1, kind_body, night=NIGHT), "director", TABLES)
 
 
 def test_the_rightful_senders_pass():
-    check_origin("pokertable/1/table/2/report", Envelope("table2", 1, Applied(4)),
+    check_origin("pokertable/1/table/2/report", Envelope("table2", 1, Applied(4), night=NIGHT),
                  "director", TABLES)
-    check_origin("pokertable/1/table/1/command", Envelope("director", 1, Go(1)),
+    check_origin("pokertable/1/table/1/command", Envelope("director", 1, Go(1), night=NIGHT),
                  "director", TABLES)
-    check_origin("pokertable/1/director/clock", Envelope("director", 1, Clock(0, False, 0)),
-                 "director", TABLES)
+    check_origin("pokertable/1/director/clock",
+                 Envelope("director", 1, Clock(0, False, 0), night=NIGHT), "director", TABLES)
 
 
-def env(seq, sender="table1"):
-    return Envelope(sender, seq, Applied(seq))
+def env(seq, sender="table1", night=NIGHT):
+    return Envelope(sender, seq, Applied(seq), night=night)
 
 
 def test_the_inbox_applies_each_message_once_and_in_order():
@@ -280,14 +296,14 @@ def test_the_inbox_applies_each_message_once_and_in_order():
     assert inbox.offer(env(3), topic) == [] and "waiting for 2" in inbox.last_reason
     assert inbox.offer(env(3), topic) == [] and "replay" in inbox.last_reason
     assert inbox.offer(env(2), topic) == [env(2), env(3)]
-    assert inbox.marks == {("table1", topic): 3}
+    assert inbox.marks == {(NIGHT, "table1", topic): 3}
     assert inbox.offer(env(1, "table2"), topic) == [env(1, "table2")]  # its own stream
     assert inbox.offer(env(1), "pokertable/1/table/1/public") == [env(1)]
 
 
 def test_the_inbox_resumes_from_its_journaled_marks_and_holds_a_bounded_number():
     topic = "pokertable/1/table/1/report"
-    inbox = Inbox(marks={("table1", topic): 10})
+    inbox = Inbox(marks={(NIGHT, "table1", topic): 10})
     assert inbox.offer(env(10), topic) == []
     for seq in range(12, 12 + MAX_HELD):
         inbox.offer(env(seq), topic)
@@ -302,3 +318,34 @@ def test_latest_value_topics_skip_gaps_but_never_go_back():
     assert inbox.offer_latest(env(4, "director"), topic) == []
     assert inbox.offer_latest(env(9, "director"), topic) == [env(9, "director")]
     assert issubclass(MessageError, InvalidInputError)
+
+
+def test_a_message_of_another_night_is_its_own_stream_not_a_replay():
+    """The new director numbers from 1 again: once-only marks are per night."""
+    inbox, topic = Inbox(), "pokertable/1/table/1/command"
+    last, tonight = "20261130-aaaaaaaaaaaaaaaa", NIGHT
+    assert inbox.offer(env(1, "director", last), topic) == [env(1, "director", last)]
+    assert inbox.offer(env(2, "director", last), topic) == [env(2, "director", last)]
+    assert inbox.offer(env(1, "director", tonight), topic) == [env(1, "director", tonight)]
+    assert inbox.offer(env(1, "director", tonight), topic) == []  # a replay tonight
+    assert "replay" in inbox.last_reason
+    assert inbox.marks == {(last, "director", topic): 2, (tonight, "director", topic): 1}
+    assert env(1, "director", last).id != env(1, "director", tonight).id
+
+
+def test_a_bad_night_is_never_encoded():
+    for night in ("", "x" * 41, "A-night", None, 7):
+        with pytest.raises(MessageError, match="night must be"):
+            encode(Envelope("director", 1, Go(1), night=night))
+    assert check_night("sim-00ff") == "sim-00ff"
+
+
+@pytest.mark.parametrize("body, over", [
+    (VenueState(9, (), (), (("Ann", 1),), (), (), 1, True), True),
+    (VenueState(9, (), (), (), (), (), 0, False), False),
+    (Clock(3, False, 0), True),
+    (Clock(3, True, 1000), False),
+    (Go(4), False),
+])
+def test_only_a_finished_state_or_a_stopped_clock_ends_a_night(body, over):
+    assert ends_night(Envelope("director", 1, body, night=NIGHT)) is over

@@ -4,6 +4,8 @@ the director's clock on the TV, acknowledgements."""
 
 from __future__ import annotations
 
+import pytest
+
 from engine.events import DealerButton, event_from_dict, event_to_dict
 from engine.table.core import TableCore, TableSettings
 from engine.views import ClockView, ScreenState
@@ -27,18 +29,22 @@ from pi_app.venue.table_node import (
 )
 
 SEED = 4
+NIGHT = "20261201-0123456789abcdef"
 
 
 class FakeNode:
     """Records what the table node hands to the node (its real one is tested on a broker
     in tests/pi_app/sim/test_venue_table.py)."""
 
-    def __init__(self) -> None:
+    director = "director"
+
+    def __init__(self, night: str | None = NIGHT) -> None:
+        self.night = night
         self.sent: list[tuple[str, int, object, int | None]] = []
         self.acks: list[tuple[str, int]] = []
 
     def send(self, topic, seq, body, for_hand=None):
-        encode(Envelope("table1", seq, body, for_hand))  # within the messages' bounds
+        encode(Envelope("table1", seq, body, for_hand, night=self.night))  # within bounds
         self.sent.append((topic, seq, body, for_hand))
 
     def acknowledge(self, topic, seq):
@@ -59,21 +65,23 @@ def _apply(core, env: Envelope) -> list:
 def _seated(core) -> int:
     seq = 0
     for seq, (name, chips) in enumerate((("Ann", 9000), ("Bob", 8000), ("Cy", 7000)), 1):
-        _apply(core, Envelope("director", seq, SeatPlayer(name, seq, chips, "draw"), 0))
+        _apply(core, Envelope("director", seq, SeatPlayer(name, seq, chips, "draw"), 0,
+                              night=NIGHT))
     return seq
 
 
 def test_commands_become_events_and_every_report_is_a_valid_message():
     core = _core()
     seq = _seated(core)
-    _apply(core, Envelope("director", seq + 1, Go(1), 0))
+    _apply(core, Envelope("director", seq + 1, Go(1), 0, night=NIGHT))
     core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
     while core.in_hand:
         core.apply(step_event(next_step(core, seed=SEED), core))
     kinds = [r["kind"] for r in core.venue.outbox]
     assert kinds == ["applied"] * 4 + ["hand_started", "hand_finished"]
     for rep in core.venue.outbox:
-        data = encode(Envelope("table1", rep["seq"], report_body(rep), rep["for_hand"]))
+        data = encode(Envelope("table1", rep["seq"], report_body(rep), rep["for_hand"],
+                               night=NIGHT))
         assert decode(data).body.KIND == rep["kind"]
 
 
@@ -98,7 +106,7 @@ def test_the_public_view_never_holds_a_hole_card_not_shown():
     shown_ever: set[str] = set()
     for hand in range(1, 6):
         seq += 1
-        _apply(core, Envelope("director", seq, Go(hand), hand - 1))
+        _apply(core, Envelope("director", seq, Go(hand), hand - 1, night=NIGHT))
         core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
         while core.in_hand:
             core.apply(step_event(next_step(core, seed=SEED), core))
@@ -107,7 +115,7 @@ def test_the_public_view_never_holds_a_hole_card_not_shown():
                      for c in hand_state.hole_cards(seat)}
             dealt |= holes
             body = public_body(core.screen_state(), level=0, applied=seq)
-            encode(Envelope("table1", 1, body))
+            encode(Envelope("table1", 1, body, night=NIGHT))
             revealed = {str(c) for s in core.screen_state().table.seats
                         for c in s.shown_cards}
             for _player, card in body.shown:
@@ -144,7 +152,7 @@ def test_the_public_view_leaves_out_a_seat_left_since_the_last_hand_and_names_no
     screen = ScreenState(table=TablePublicView(hand_number=7, seats=seats))
     body = public_body(screen, level=2, applied=9, seated={5: "Bob", 6: "Ann"})
     assert body.players == (("Bob", 5, 700), ("Ann", 6, 900))
-    encode(Envelope("table1", 1, body))
+    encode(Envelope("table1", 1, body, night=NIGHT))
     assert [p for p, _s, _c in public_body(screen, level=2, applied=9).players] == ["Ann", "Bob"]
 
 
@@ -160,7 +168,7 @@ def test_the_tv_says_it_waits_for_the_director_and_says_final_table():
     overlay = table.banner(lambda: core)
     seq = _seated(core)
     assert table.banner_words(core) == "Waiting for the director"
-    _apply(core, Envelope("director", seq + 1, Go(1), 0))
+    _apply(core, Envelope("director", seq + 1, Go(1), 0, night=NIGHT))
     assert table.banner_words(core) is None  # the go has come: NEXT HAND deals
     core.apply(DealerButton(t=core.last_t + 1, button="next_hand"))
     assert table.banner_words(core) is None  # a hand in play
@@ -195,7 +203,8 @@ def test_the_tvs_announce_a_move_the_moment_the_director_decides_it_until_it_is_
     assert node.sent[-1][2].moves == view.moves
     assert taker.announced(set()) == (("Bob", 1, 2), ("Eve", 2, 3))
     assert taker.announced({"Bob"}) == (("Eve", 2, 3),)  # seated on its TV: no more news
-    _apply(core, Envelope("director", seq + 1, SeatPlayer("Dee", 4, 5000, "balance"), 0))
+    _apply(core, Envelope("director", seq + 1, SeatPlayer("Dee", 4, 5000, "balance"), 0,
+                          night=NIGHT))
     assert "Dee" in core.names().values()
     assert ("Dee", 3, 1) in giver.public_view(core).moves  # seated, not on the TV yet
     from engine.views import SeatPublic, TablePublicView
@@ -261,3 +270,66 @@ def test_a_move_decided_at_a_bust_is_announced_on_both_tvs_before_the_player_is_
     giver.on_state(VenueState(6, (), (), (), ((1, 0),), (), 0, False))  # withdrawn
     assert giver.banner_words(core) == "Waiting for the director"
     assert giver.public_view(core).planned == ()
+
+
+def test_the_night_joined_is_journaled_kept_by_a_restart_and_another_nights_command_refused():
+    from engine.table.venue_state import VenueCommandError
+    from pi_app.venue.node import Joined
+
+    core = _core()
+    table = TableNode(FakeNode(), 1)
+    join = table.join_event(Joined(NIGHT), core.last_t + 1)
+    assert event_from_dict(event_to_dict(join)) == join  # journaled as it is
+    core.apply(join)
+    assert core.venue.night == NIGHT
+    _seated(core)
+    restarted = TableCore.restore(core.snapshot())
+    assert restarted.venue.night == NIGHT and restarted.venue.mark == 3
+    last = Envelope("director", 4, Go(1), 0, night="20261130-ffffffffffffffff")
+    with pytest.raises(VenueCommandError, match="of night 20261130-ffffffffffffffff"):
+        restarted.apply(command_event(last, restarted.last_t + 1))
+    assert restarted.venue.mark == 3 and restarted.venue.go_hand == 0  # nothing changed
+    with pytest.raises(VenueCommandError, match="new journal"):
+        restarted.apply(table.join_event(Joined("20261130-ffffffffffffffff"),
+                                         restarted.last_t + 1))
+    assert restarted.venue.night == NIGHT
+    restarted.apply(table.join_event(Joined(NIGHT), restarted.last_t + 1))  # the same: no-op
+    assert restarted.venue.night == NIGHT
+
+
+def test_a_bad_join_is_refused_and_changes_nothing():
+    from engine.events import VenueCommand
+    from engine.table.venue_state import VenueCommandError
+
+    core = _core()
+    for night in ("", "x" * 41, "Tonight", 7):
+        bad = VenueCommand(t=core.last_t + 1, sender="director", seq=0, kind="join",
+                           body={"night": night})
+        with pytest.raises(VenueCommandError):
+            core.apply(bad)
+    forged = VenueCommand(t=core.last_t + 1, sender="table2", seq=0, kind="join",
+                          body={"night": NIGHT})
+    with pytest.raises(VenueCommandError, match="not from the director"):
+        core.apply(forged)
+    assert core.venue.night == ""
+
+
+def test_a_table_sends_nothing_before_it_joins_a_night():
+    core, node = _core(), FakeNode(night=None)
+    _seated(core)
+    table = TableNode(node, 1)
+    assert table.flush(core.venue.outbox) == 0
+    table.publish_public(1, table.public_view(core))
+    assert node.sent == []
+    node.night = NIGHT
+    assert table.flush(core.venue.outbox) == 3
+
+
+def test_a_journal_of_another_night_says_so_in_one_line_on_the_tv_too():
+    from pi_app.venue.node import OtherNight
+
+    core = _core()
+    table = TableNode(FakeNode(), 1)
+    line = table.on_other_night(OtherNight("20261202-aaaaaaaaaaaaaaaa", NIGHT))
+    assert "\n" not in line and NIGHT in line and "new state folder" in line
+    assert table.banner_words(core) == line

@@ -79,7 +79,7 @@ class ModelTableNode:
                               director="director",
                               tables={t.number: t.username for t in self.venue.tables},
                               subscriptions=(command_topic(self.number), STATE_TOPIC),
-                              put=self.events.put)
+                              put=self.events.put, joins=True)  # the director's night
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, daemon=True)
 
