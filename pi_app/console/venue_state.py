@@ -5,8 +5,9 @@ registration desk before the start and from the director after it (docs/design/c
 One public document for the whole room, the same one every page renders (a per-table page
 shows its table only)::
 
-    {"type": "state", "role": "public", "venue": name, "phase": "registration" | "seats"
-     | "moves" | "play" | "over", "round": int,
+    {"type": "state", "role": "public", "venue": name, "night": night id | None (before
+     the start), "phase": "registration" | "seats" | "moves" | "play" | "over",
+     "round": int,
      "tables": [{"number", "name", "seats", "status", "online", "held",
                  "players": [{"seat", "name", "chips"}]}],
      "pending": [{"player", "from", "to", "held"}],
@@ -40,8 +41,8 @@ def registration_document(desk: Any, venue: Any) -> dict[str, Any]:
     ``venue``: the :class:`pi_app.venue.config.VenueConfig`)."""
     entries = len(desk.players)
     level = next((lv for lv in desk.structure.levels if not lv.is_break), None)
-    return {"type": "state", "role": "public", "venue": venue.name, "phase": "registration",
-            "round": 0,
+    return {"type": "state", "role": "public", "venue": venue.name, "night": None,
+            "phase": "registration", "round": 0,
             "tables": [{"number": t.number, "name": t.name, "seats": t.seats,
                         "status": "closed", "online": None, "held": 0, "players": []}
                        for t in venue.tables],
@@ -87,7 +88,7 @@ def director_document(director: Any) -> dict[str, Any]:
     except PokerTableError:
         late = {"open": False, "chips": None}
     return {"type": "state", "role": "public", "venue": director.venue.name,
-            "phase": s.phase, "round": s.round, "tables": tables, "pending": pending,
+            "night": director.night, "phase": s.phase, "round": s.round, "tables": tables, "pending": pending,
             "clock": {"level": index, "number": _number(director.structure, index),
                       "small_blind": small, "big_blind": big, "ante": ante,
                       "remaining_ms": s.clock.remaining_ms(),

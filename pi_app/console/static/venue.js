@@ -32,6 +32,7 @@
   function render(doc) {
     setText("venue-name", doc.venue);
     setText("venue-phase", doc.finished ? "finished" : doc.phase);
+    setText("venue-night", doc.night ? `night ${doc.night}` : "");
     setText("clock-level", `LEVEL ${doc.clock.number}`);
     pushed = {ms: doc.clock.remaining_ms, at: performance.now(), running: doc.clock.running};
     showClock();
