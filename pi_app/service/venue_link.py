@@ -71,7 +71,7 @@ class VenueJoin:
             self.service.loop.put(self.table.join_event(item, self.service.clock.now()))
             return
         if isinstance(item, OtherNight):
-            self.table.on_other_night(item)
+            log.error("venue: %s", self.table.on_other_night(item))
             return
         if not isinstance(item, Delivered):
             log.info("venue: %s", item)

@@ -306,12 +306,13 @@ class VenueNode:
 
     def _other_night(self, topic: str, env: Envelope) -> None:
         """A message of another night (under the inbox's lock): dropped, logged once per
-        night id; a running state of another night is told to the owner once."""
+        night id; a running state of another night is told to the owner instead, once."""
         if env.night in self._other_nights:
             return
         self._other_nights.add(env.night)
+        if self.night is not None and isinstance(env.body, VenueState) and not ends_night(env):
+            self.put(OtherNight(env.night, self.night))
+            return
         over = "over" if ends_night(env) else "not over"
         log.warning("venue: ignored the messages of night %s (%s; this node's night: %s), "
                     "first on %s", env.night, over, self.night or "none yet", topic)
-        if self.night is not None and isinstance(env.body, VenueState) and not ends_night(env):
-            self.put(OtherNight(env.night, self.night))

@@ -231,7 +231,6 @@ class TableNode:
         self.conflict = (f"table {self.table}'s journal belongs to night {other.mine}, but "
                          f"the director runs night {other.night}: start this table with a "
                          f"new state folder (a new journal)")
-        log.error("venue: %s", self.conflict)
         return self.conflict
 
     def on_state(self, state: VenueState) -> None:

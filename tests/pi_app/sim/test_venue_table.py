@@ -205,3 +205,34 @@ def test_a_table_with_a_new_journal_ignores_last_nights_state_and_queued_command
     said = [line for line in tables[0].log.read_text().splitlines() if last in line]
     assert len(said) == 1 and "ignored the messages of night" in said[0]
     assert _joins(journal) == [NIGHT]
+
+
+def test_a_table_on_a_night_that_is_over_says_so_in_one_line_while_another_runs(venue):
+    from pi_app.venue.link import VenueLink
+    from pi_app.venue.messages import Envelope, VenueState, encode
+    from pi_app.venue.node import STATE_TOPIC
+
+    path, broker, director, tables, tmp = venue
+    journal = tmp / "t1.db"
+    tables.append(TableProcess(path, journal, broker.url))
+    _draw(director)
+    director.answered(director.signal("break", for_hand=0))
+    director.acknowledge(finished=True)
+    tables[0].finish()  # last night is over
+    tonight = "20261202-00000000000000aa"
+    boss = VenueLink(broker.url, client_id="tonight", username="director",
+                     password=(path.parent / "secrets" / "director.password").read_text()
+                     .strip(), subscriptions=(), put=lambda _e: None).start()
+    assert boss.wait_connected(30)
+    running = Envelope("director", 1, VenueState(0, (), (), (), (), (), 0, False),
+                       night=tonight)
+    assert boss.wait_acknowledged(boss.publish(STATE_TOPIC, encode(running), retain=True), 30)
+    boss.close()
+    again = TableProcess(path, journal, broker.url, resume=True)
+    tables.append(again)
+    assert again.proc.wait(timeout=60) == 2
+    lines = [ln for ln in again.log.read_text().splitlines() if ln.strip()]
+    said = [ln for ln in lines if "new state folder" in ln]
+    assert len(said) == 1 and NIGHT in said[0] and tonight in said[0], lines
+    assert not any("Traceback" in ln for ln in lines)
+    assert _joins(journal) == [NIGHT]  # it joined neither night again
