@@ -42,10 +42,15 @@ def check_result(result, players: list[str]) -> None:
 def test_the_director_plays_a_venue_to_a_winner_through_the_broker(venue):
     venue.start_tables()
     director = Director(venue.config, PLAYERS, 5, venue.folder / "state")
+    assert director.node.link.clean_start  # a new night: last night's session dropped
     result = director.run(TIMEOUT)
     check_result(result, PLAYERS)
     assert NIGHT_PATTERN.fullmatch(director.night)
     assert {n.node.night for n in venue.nodes} == {director.night}  # the tables joined it
+    again = Director(venue.config, PLAYERS, 5, venue.folder / "state")
+    assert again.night == director.night and not again.node.link.clean_start
+    again.node.close()
+    again.journal.close()
     assert result["tables_broken"] == 1  # two tables: the final table breaks one
     stored = json.loads((venue.folder / "state" / "result.json").read_text())
     assert stored == result
