@@ -486,7 +486,8 @@ class Inbox:
 
     A stream is one sender on one topic in one night: the sender numbers the messages of
     each stream 1, 2, 3, ... in its journal's outbox (a new night from 1 again).
-    ``marks``: (night, sender, topic) -> the highest seq applied (journal it with what the message did, and give it back here on restart).
+    ``marks``: (night, sender, topic) -> the highest seq applied (journal it with what the
+    message did, and give it back here on restart).
     :meth:`offer` returns the messages now due, in order: none for a replay (``seq`` at or
     below the mark) or for one from the future (held until the gap fills, at most
     :data:`MAX_HELD` per stream).  :meth:`offer_latest` is for retained "latest value"

@@ -10,15 +10,15 @@ does with it, so that neither side writes it twice:
   queue as a :class:`Delivered`; a presence change as a :class:`Presence`; a change of the
   connection as the link's :class:`~pi_app.venue.link.LinkStatus`.  A malformed message, a
   forged sender or a replay changes nothing and is logged once at WARNING, with its topic
-  and the reason, never its bytes.
+  and the reason, never its bytes.  The callbacks run on paho's thread and touch nothing
+  but the inbox (under a lock) and the owner's queue.
 * **One night.**  Every message carries the director's night id.  A node on a night
   (``night``: the director's, or a table's from its journal) drops every message of
   another night, logged once per night id; a table's node that has no night yet
   (``joins``) joins the night of the first director message that does not say its night
   is over (:func:`~pi_app.venue.messages.ends_night`) and tells its owner
   (:class:`Joined`, before that message), and a state of another night that still runs
-  is told once too (:class:`OtherNight`: the table's journal belongs to another night).  The callbacks run on paho's thread and touch nothing
-  but the inbox (under a lock) and the owner's queue.
+  is told once too (:class:`OtherNight`: the table's journal belongs to another night).
 * **Out.**  :meth:`VenueNode.send` publishes an envelope whose ``seq`` the owner gives
   (from its journal: the node keeps no counter of its own) and keeps it until
   :meth:`VenueNode.acknowledge` says the receiver applied it (the table's ``applied``,
