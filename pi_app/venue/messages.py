@@ -357,12 +357,16 @@ def check_night(value: Any, where: str = "night") -> str:
 
 
 def ends_night(env: Envelope) -> bool:
-    """Whether ``env`` says its night is over: the director's state with a winner, or its
-    clock stopped for good (the director publishes ``running`` false only once the venue
-    has a winner).  A table never joins a night from such a message."""
-    body = env.body
-    return (isinstance(body, VenueState) and body.finished) or (
-        isinstance(body, Clock) and not body.running)
+    """Whether ``env`` says its night is over: the director's state with a winner."""
+    return isinstance(env.body, VenueState) and env.body.finished
+
+
+def joins_night(env: Envelope) -> bool:
+    """Whether a table with no night yet joins the night of ``env``: a command, a state
+    without a winner or a running clock does; a finished state does not, nor a stopped
+    clock (it does not say whether its night is paused or over: the retained state,
+    delivered with it, does)."""
+    return not ends_night(env) and not (isinstance(env.body, Clock) and not env.body.running)
 
 
 def _plain(value: Any) -> Any:

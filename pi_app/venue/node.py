@@ -15,8 +15,8 @@ does with it, so that neither side writes it twice:
 * **One night.**  Every message carries the director's night id.  A node on a night
   (``night``: the director's, or a table's from its journal) drops every message of
   another night, logged once per night id; a table's node that has no night yet
-  (``joins``) joins the night of the first director message that does not say its night
-  is over (:func:`~pi_app.venue.messages.ends_night`) and tells its owner
+  (``joins``) joins the night of the first director message that runs
+  (:func:`~pi_app.venue.messages.joins_night`) and tells its owner
   (:class:`Joined`, before that message), and a state of another night that still runs
   is told once too (:class:`OtherNight`: the table's journal belongs to another night).
 * **Out.**  :meth:`VenueNode.send` publishes an envelope whose ``seq`` the owner gives
@@ -59,6 +59,7 @@ from pi_app.venue.messages import (
     encode,
     ends_night,
     is_latest_topic,
+    joins_night,
 )
 
 log = logging.getLogger(__name__)
@@ -284,7 +285,7 @@ class VenueNode:
             log.warning("venue: refused a message on %s: %s", msg.topic, exc)
             return
         with self._in_lock:
-            joined = self.joins and self.night is None and not ends_night(env)
+            joined = self.joins and self.night is None and joins_night(env)
             if joined:
                 self.night = env.night
                 self.put(Joined(env.night))
@@ -313,6 +314,7 @@ class VenueNode:
         if self.night is not None and isinstance(env.body, VenueState) and not ends_night(env):
             self.put(OtherNight(env.night, self.night))
             return
-        over = "over" if ends_night(env) else "not over"
+        why = ("its state says it is over" if ends_night(env) else
+               "its clock is stopped" if not joins_night(env) else "not this node's night")
         log.warning("venue: ignored the messages of night %s (%s; this node's night: %s), "
-                    "first on %s", env.night, over, self.night or "none yet", topic)
+                    "first on %s", env.night, why, self.night or "none yet", topic)

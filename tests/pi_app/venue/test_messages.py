@@ -38,6 +38,7 @@ from pi_app.venue.messages import (
     decode,
     encode,
     ends_night,
+    joins_night,
 )
 
 SAMPLES = [
@@ -340,12 +341,13 @@ def test_a_bad_night_is_never_encoded():
     assert check_night("sim-00ff") == "sim-00ff"
 
 
-@pytest.mark.parametrize("body, over", [
-    (VenueState(9, (), (), (("Ann", 1),), (), (), 1, True), True),
-    (VenueState(9, (), (), (), (), (), 0, False), False),
-    (Clock(3, False, 0), True),
-    (Clock(3, True, 1000), False),
-    (Go(4), False),
+@pytest.mark.parametrize("body, over, joins", [
+    (VenueState(9, (), (), (("Ann", 1),), (), (), 1, True), True, False),
+    (VenueState(9, (), (), (), (), (), 0, False), False, True),
+    (Clock(3, False, 0), False, False),  # paused or over: the state says which
+    (Clock(3, True, 1000), False, True),
+    (Go(4), False, True),
 ])
-def test_only_a_finished_state_or_a_stopped_clock_ends_a_night(body, over):
-    assert ends_night(Envelope("director", 1, body, night=NIGHT)) is over
+def test_a_table_joins_a_night_from_a_running_message_only(body, over, joins):
+    env = Envelope("director", 1, body, night=NIGHT)
+    assert ends_night(env) is over and joins_night(env) is joins

@@ -255,7 +255,7 @@ def test_a_fresh_table_ignores_a_finished_night_and_joins_the_first_that_runs(ve
     _publish(boss, command_topic(1), Envelope("director", 7, Go(8), 7, night=LAST_NIGHT))
     assert table.delivered(timeout=1.0) == []
     lines = [w for w in _warnings(caplog) if LAST_NIGHT in w]
-    assert len(lines) == 1 and "(over;" in lines[0]  # once per night id
+    assert len(lines) == 1 and "(its state says it is over;" in lines[0]  # once per night id
 
 
 def test_a_running_state_of_another_night_is_told_to_the_owner_once(venue):
