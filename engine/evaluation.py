@@ -78,6 +78,47 @@ def evaluate_value(cards: Sequence[Card]) -> int:
     return rank
 
 
+_IDS = frozenset(range(52))  # Card.id: 0..51
+
+
+def evaluate_showdown(board: Sequence[int], holes: Sequence[Sequence[int]]) -> list[int]:
+    """The phevaluator value (1 best .. 7462 worst) of each player's seven cards at a
+    showdown: the five ``board`` card ids (:attr:`engine.cards.Card.id`, ints 0..51) with
+    each of ``holes`` (two card ids a player), in the order given.  The whole showdown is
+    checked once, before any evaluation (the counts, no card twice on the board and in
+    all the hands, every id a card's), then each value is one native call with the board
+    unpacked once: close to the native call's own cost per player
+    (``bench/bench_engine.py``).  :func:`evaluate_value` is the checked call for one hand.
+
+    Raises:
+        InvalidCardError: not five board cards, a hand not of two cards, a card twice, or
+            an id that is not a card's (nothing is returned).
+    """
+    if len(board) != 5 or set(map(len, holes)) - {2}:
+        _refuse(board, holes)
+    seen = set(board)
+    seen.update(*holes)
+    if len(seen) != 5 + 2 * len(holes) or not seen <= _IDS or set(map(type, seen)) - {int}:
+        _refuse(board, holes)
+    b0, b1, b2, b3, b4 = board
+    ev = _pheval.evaluate_7cards
+    return [ev(a, b, b0, b1, b2, b3, b4) for a, b in holes]
+
+
+def _refuse(board: Sequence[int], holes: Sequence[Sequence[int]]) -> None:
+    """Raises InvalidCardError saying what is wrong with a showdown's card ids."""
+    if len(board) != 5:
+        raise InvalidCardError(f"a showdown needs 5 board cards, got {len(board)}")
+    counts = [len(h) for h in holes]
+    if set(counts) - {2}:
+        raise InvalidCardError(f"each hand at a showdown holds 2 cards, got {counts}")
+    ids = [*board, *(i for h in holes for i in h)]
+    bad = [i for i in ids if type(i) is not int or i not in _IDS]
+    if bad:
+        raise InvalidCardError(f"card ids are ints 0..51, got {bad[:3]}")
+    raise InvalidCardError("a card appears twice at the showdown")
+
+
 @dataclass(frozen=True, order=False)
 class HandRank:
     """An evaluated hand.  ``value``: phevaluator value, lower is stronger; compare ranks

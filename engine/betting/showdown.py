@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine.betting.pots import build_pots, split_pot
 from engine.cards import Card
-from engine.evaluation import evaluate_7_ids
+from engine.evaluation import evaluate_showdown
 
 #: one awarded pot: (amount, eligible positions, ((position, chips), ...))
 Award = tuple[int, list[int], list[tuple[int, int]]]
@@ -33,11 +33,10 @@ def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
     chips in TDA 20-A order (:func:`engine.betting.pots.split_pot`)."""
     contenders = [j for j in range(len(live)) if live[j]]
     values: dict[int, int] = {}
-    if len(contenders) > 1:
-        board_ids = [c.id for c in board]
-        for j in contenders:
-            h = hole[j]
-            values[j] = evaluate_7_ids(h[0].id, h[1].id, *board_ids)
+    if len(contenders) > 1:  # one batch: the cards checked once, one native call a hand
+        values = dict(zip(contenders, evaluate_showdown(
+            [c.id for c in board], [(hole[j][0].id, hole[j][1].id) for j in contenders]),
+            strict=True))
     awards: list[Award] = []
     for amount, elig in build_pots(committed, live, dead):
         if len(elig) == 1:
