@@ -272,6 +272,10 @@ _KEYS: dict[str, frozenset[str]] = {}  # type -> the keys its record may hold
 #: type -> field name -> the value types taken as they are (a float: when finite; not an
 #: int for a float field, which becomes a float); any other value goes to _check_field
 _EXACT: dict[str, dict[str, frozenset[type]]] = {}
+#: type -> every (key, value type) its record may hold as it is (``("type", str)`` too):
+#: a record of those pairs only, its floats finite, needs no field-by-field look
+_PAIRS: dict[str, frozenset[tuple[str, type]]] = {}
+_FLOATS: dict[str, tuple[str, ...]] = {}  # type -> its float fields
 #: type -> its fields' defaults, when every field but ``t`` has a plain default (no
 #: factory): the record is built straight from them (:func:`_build`)
 _DEFAULTS: dict[str, dict[str, Any] | None] = {}
@@ -293,6 +297,9 @@ def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
     _KEYS[cls.TYPE] = frozenset(out) | {"type"}
     _EXACT[cls.TYPE] = {name: frozenset(t for t in types_ if t is not int or float not in types_)
                         for name, types_ in out.items()}
+    _PAIRS[cls.TYPE] = frozenset((name, t) for name, types_ in _EXACT[cls.TYPE].items()
+                                 for t in types_) | {("type", str)}
+    _FLOATS[cls.TYPE] = tuple(name for name, types_ in out.items() if float in types_)
     fields = [f for f in dataclasses.fields(cls) if f.name != "t"]
     _DEFAULTS[cls.TYPE] = None if any(f.default is dataclasses.MISSING for f in fields) \
         else {f.name: f.default for f in fields}
@@ -369,6 +376,16 @@ def event_from_dict(d: dict[str, Any]) -> Event:
         UnknownEventError: unknown ``type``, unknown field, missing ``t`` or a field of the
             wrong type (the field is named).
     """
+    if type(d) is dict and type(d.get("type")) is str and d["type"] in _PAIRS and "t" in d \
+            and _PAIRS[d["type"]].issuperset(zip(d, map(type, d.values()), strict=True)):
+        # every value exactly of a type its field takes as it is (a journal's record):
+        # then only a float must be looked at (finite), as _check_field would
+        kind = d["type"]
+        if all(type(v) is not float or math.isfinite(v)
+               for v in map(d.get, _FLOATS[kind])):
+            values = dict(d)
+            del values["type"]
+            return _build(EVENT_TYPES[kind], values)
     if not isinstance(d, dict) or "type" not in d:
         raise UnknownEventError(f"event must be an object with a 'type', got {_short(d)}")
     if not isinstance(d["type"], str):
