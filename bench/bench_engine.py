@@ -133,7 +133,8 @@ def run_ours(script) -> list[int]:
         else:
             for s in hand.showdown_pending:
                 hand.show(s)
-    return [hand.stacks[s] for s in hand.seats]
+    stacks = hand.stacks  # one dict, as pokerkit's one list
+    return [stacks[s] for s in hand.seats]
 
 
 _PK = None

@@ -116,7 +116,8 @@ class Hand(HandState):
         self._hole[i].append(card)
         self._seen.add(card.id)
         self._ops.append(DealHole(seat, card))
-        self._after_card()
+        if not q:  # the last card due: betting opens, or the round ends (chips move)
+            self._after_card()
 
     def dead_hand(self, seat: int) -> None:
         """TDA 37: ``seat`` (1-based), still due a hole card, acted with too few cards, so its
@@ -161,7 +162,8 @@ class Hand(HandState):
         self._burns.append(card)
         self._seen.add(card.id)
         self._ops.append(Burn(card))
-        self._after_card()
+        if not q:
+            self._after_card()
 
     def can_deal_board(self, card: Card) -> bool:
         return self._card_error("board", None, card) is None
@@ -181,7 +183,8 @@ class Hand(HandState):
         self._board.append(card)
         self._seen.add(card.id)
         self._ops.append(DealBoard(card))
-        self._after_card()
+        if not q:
+            self._after_card()
 
     def deal_from(self, cards: Iterable[Card]) -> int:
         """Deal every card due now from ``cards`` (top first), skipping cards already used
@@ -216,8 +219,9 @@ class Hand(HandState):
         n = self._n
         folded, stack, bet, acted, cur = self._folded, self._stack, self._bet, self._acted, self._cur
         many = self._n_active >= 2
-        for k in range(n):
-            j = (start + k) % n
+        start %= n
+        for k in range(start, start + n):
+            j = k if k < n else k - n
             if not folded[j] and stack[j] > 0 and (bet[j] < cur or (many and not acted[j])):
                 if not many and bet[j] >= max((bet[x] for x in range(n)
                                                if x != j and not folded[x]), default=0):
@@ -314,7 +318,8 @@ class Hand(HandState):
     def fold(self, seat: int | None = None) -> None:
         """The seat to act folds (allowed even when a check is possible; it binds).
         ``seat`` (1-based), when given, must be the seat to act (IllegalActionError)."""
-        self._named(seat)
+        if seat is not None:
+            self._named(seat)
         i = self._actor
         if i is None:
             raise IllegalActionError(f"cannot fold: {self.legal_words()}")
@@ -337,14 +342,16 @@ class Hand(HandState):
     def check_or_call(self, seat: int | None = None) -> None:
         """The seat to act checks, or calls (all-in if the stack is short).  ``seat``, when
         given, must be the seat to act (IllegalActionError)."""
-        self._named(seat)
+        if seat is not None:
+            self._named(seat)
         i = self._actor
         if i is None:
             raise IllegalActionError(f"cannot check or call: {self.legal_words()}")
         owe = self._cur - self._bet[i]
         st = self._stack[i]
-        amt = min(st, owe)
-        amt = max(amt, 0)
+        amt = owe if owe < st else st  # all-in when the stack is short
+        if amt < 0:
+            amt = 0
         st -= amt
         self._stack[i] = st
         self._bet[i] += amt
@@ -395,7 +402,8 @@ class Hand(HandState):
     def bet_or_raise_to(self, amount: int, seat: int | None = None) -> None:
         """The seat to act bets or raises *to* ``amount`` (its total bet this street).
         ``seat``, when given, must be the seat to act (IllegalActionError)."""
-        self._named(seat)
+        if seat is not None:
+            self._named(seat)
         err = self._raise_error(amount)
         if err:
             raise IllegalActionError(err)
