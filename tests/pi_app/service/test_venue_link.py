@@ -17,10 +17,12 @@ from pi_app.venue.broker import LocalBroker
 from pi_app.venue.messages import Go
 from pi_app.venue.node import report_topic
 from tests.pi_app.sim.venue_harness import (
+    NIGHT,
     ROOT_DIR,
     WAIT,
     Observer,
     TestDirector,
+    joined_nights,
     load,
     write_venue,
 )
@@ -87,3 +89,35 @@ def test_a_live_table_applies_the_directors_commands_and_resends_only_the_unackn
     finally:
         observer.close()
     assert copies and min(copies) > acked
+    assert joined_nights(config.parent / "state" / "journal.db") == [NIGHT]  # kept: once
+
+
+def test_a_live_table_of_a_night_that_is_over_says_so_once_while_another_runs(live):
+    from pi_app.venue.link import VenueLink
+    from pi_app.venue.messages import Envelope, VenueState, encode
+    from pi_app.venue.node import STATE_TOPIC
+
+    config, broker, director, procs, password = live
+    procs.append(_start(config))
+    cmd = director.seat("P01", 1, 9000, for_hand=0)
+    assert director.answered(cmd).kind == "applied"
+    director.acknowledge(finished=True)
+    _stop(procs.pop())  # last night is over; tonight's director has started
+    tonight = "20261202-00000000000000bb"
+    boss = VenueLink(broker.url, client_id="tonight", username="director", password=password,
+                     subscriptions=(), put=lambda _e: None).start()
+    assert boss.wait_connected(WAIT)
+    running = Envelope("director", 1, VenueState(0, (), (), (), (), (), 0, False),
+                       night=tonight)
+    assert boss.wait_acknowledged(boss.publish(STATE_TOPIC, encode(running), retain=True),
+                                  WAIT)
+    boss.close()
+    procs.append(_start(config))
+    log = config.with_suffix(".log")
+    deadline = time.monotonic() + WAIT
+    while "new state folder" not in log.read_text() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(2)  # more retained copies would be said again by now
+    said = [ln for ln in log.read_text().splitlines() if "new state folder" in ln]
+    assert len(said) == 1 and NIGHT in said[0] and tonight in said[0]
+    assert joined_nights(config.parent / "state" / "journal.db") == [NIGHT]

@@ -6,11 +6,11 @@ fresh broker."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 
 from pi_app.sim.venue import SimVenue, VenueSimOptions
+from tests.pi_app.sim.venue_harness import joined_nights
 from tests.ports import free_port
 
 TIMEOUT = 1200.0  # seconds: generous for a loaded machine
@@ -20,13 +20,6 @@ SEED = 4
 def _night(state: Path) -> str:
     with sqlite3.connect(f"file:{state / 'director.sqlite3'}?mode=ro", uri=True) as db:
         return str(db.execute("SELECT value FROM meta WHERE key = 'night'").fetchone()[0])
-
-
-def _joined(journal: Path) -> list[str]:
-    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
-        rows = [json.loads(d) for (d,) in db.execute("SELECT data FROM events ORDER BY seq")]
-    return [r["body"]["night"] for r in rows
-            if r.get("type") == "venue_command" and r.get("kind") == "join"]
 
 
 def test_a_second_night_on_the_same_broker_plays_to_the_same_winner(tmp_path):
@@ -53,5 +46,5 @@ def test_a_second_night_on_the_same_broker_plays_to_the_same_winner(tmp_path):
     ids = _night(tmp_path / "night1" / "director"), _night(tmp_path / "night2" / "director")
     assert ids[0] != ids[1]
     for n in (1, 2):
-        assert _joined(tmp_path / "night1" / f"table{n}.sqlite3") == [ids[0]]
-        assert _joined(tmp_path / "night2" / f"table{n}.sqlite3") == [ids[1]]
+        assert joined_nights(tmp_path / "night1" / f"table{n}.sqlite3") == [ids[0]]
+        assert joined_nights(tmp_path / "night2" / f"table{n}.sqlite3") == [ids[1]]

@@ -17,6 +17,7 @@ from tests.pi_app.sim.venue_harness import (
     Observer,
     TableProcess,
     TestDirector,
+    joined_nights,
     load,
     write_venue,
 )
@@ -130,7 +131,7 @@ def test_a_table_killed_and_resumed_resends_only_what_is_unacknowledged(venue):
     director.answered(cmd)
     director.acknowledge(finished=True)
     tables[-1].finish()
-    assert _joins(journal) == [NIGHT]  # the restart kept its night: it joined once
+    assert joined_nights(journal) == [NIGHT]  # the restart kept its night: it joined once
 
 
 def test_reports_made_while_the_broker_is_down_arrive_once_when_it_is_back(venue):
@@ -151,16 +152,6 @@ def test_reports_made_while_the_broker_is_down_arrive_once_when_it_is_back(venue
     director.answered(cmd)
     director.acknowledge(finished=True)
     tables[0].finish()
-
-
-def _joins(journal) -> list[str]:
-    """The nights the table's journal joined (its ``join`` events, in order)."""
-    import sqlite3
-
-    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
-        rows = [json.loads(d) for (d,) in db.execute("SELECT data FROM events ORDER BY seq")]
-    return [r["body"]["night"] for r in rows
-            if r.get("type") == "venue_command" and r.get("kind") == "join"]
 
 
 def test_a_table_with_a_new_journal_ignores_last_nights_state_and_queued_command(venue):
@@ -204,7 +195,7 @@ def test_a_table_with_a_new_journal_ignores_last_nights_state_and_queued_command
     tables[0].finish()
     said = [line for line in tables[0].log.read_text().splitlines() if last in line]
     assert len(said) == 1 and "ignored the messages of night" in said[0]
-    assert _joins(journal) == [NIGHT]
+    assert joined_nights(journal) == [NIGHT]
 
 
 def test_a_table_on_a_night_that_is_over_says_so_in_one_line_while_another_runs(venue):
@@ -235,4 +226,4 @@ def test_a_table_on_a_night_that_is_over_says_so_in_one_line_while_another_runs(
     said = [ln for ln in lines if "new state folder" in ln]
     assert len(said) == 1 and NIGHT in said[0] and tonight in said[0], lines
     assert not any("Traceback" in ln for ln in lines)
-    assert _joins(journal) == [NIGHT]  # it joined neither night again
+    assert joined_nights(journal) == [NIGHT]  # it joined neither night again

@@ -55,6 +55,17 @@ def write_venue(folder: Path, tables: int = 2, seats: int = 6) -> tuple[Path, di
     return path, users
 
 
+def joined_nights(journal: Path) -> list[str]:
+    """The nights a table's journal joined (its ``join`` events, in order)."""
+    import json
+    import sqlite3
+
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        rows = [json.loads(d) for (d,) in db.execute("SELECT data FROM events ORDER BY seq")]
+    return [r["body"]["night"] for r in rows
+            if r.get("type") == "venue_command" and r.get("kind") == "join"]
+
+
 def load(path: Path):
     return parse_venue(path.read_text(), "venue.toml", base_dir=path.parent)
 
