@@ -10,7 +10,9 @@ of drawing; the driver's flip is not included):
   with the clock views the real table core gives each second (so every field the service
   changes per second is in them); the kinds of redraw it did are printed beside it;
 * ``unchanged``:  :class:`ScreenRenderer` when nothing visible changed (sub-second frames);
-* ``changed``:    :class:`ScreenRenderer` when the table changed every frame (a bet moved).
+* ``changed``:    :class:`ScreenRenderer` when the table changed every frame (a bet moved):
+  what the service does after a seat's action, the seat's regions redrawn in part
+  (:mod:`pi_app.screens.regions`).
 
 Ratios are against ``full`` of the same screen, measured in the same run.
 
@@ -20,7 +22,9 @@ it and the room's panels, drawn whole every frame, p50 and p99 against the peer 
 the same run: a full-screen fill and flip of a 1920x1080 display (SDL's dummy driver).
 Twice: the same state each frame (the parts of the frame come from their caches), and with
 a stack and the pot new each frame (a seat's box and two texts drawn anew, as after an
-action).  The bar is p99 <= 8 ms on CI's machine size; a miss is reported, not judged.
+action); then that second case through :class:`ScreenRenderer`, as the service draws it
+(the changed regions redrawn in part, the darkening, banner and odds panel over them).
+The bar is p99 <= 8 ms on CI's machine size; a miss is reported, not judged.
 """
 
 from __future__ import annotations
@@ -146,8 +150,10 @@ def busiest(frames: int) -> dict[str, list[float]]:
     state = busiest_state()
     surf = pygame.Surface((1920, 1080))
     draw_screen(surf, state)  # fonts opened and texts cached: a steady night's redraw
-    out: dict[str, list[float]] = {k: [] for k in ("same", "changed", "flip", "same cpu",
-                                                   "changed cpu")}
+    out: dict[str, list[float]] = {k: [] for k in ("same", "changed", "partial", "flip",
+                                                   "same cpu", "changed cpu", "partial cpu")}
+    renderer, screen = ScreenRenderer(), pygame.Surface((1920, 1080))
+    renderer.render(screen, state)
     for i in range(frames):
         for case, st in (("same", replace(state, now=float(i))),
                          ("changed", _changed(state, i + 1))):
@@ -156,6 +162,10 @@ def busiest(frames: int) -> dict[str, list[float]]:
             draw_screen(surf, st)
             out[case].append((time.perf_counter() - t0) * 1000)
             out[f"{case} cpu"].append((time.thread_time() - c0) * 1000)
+        c0, t0 = time.thread_time(), time.perf_counter()
+        renderer.render(screen, _changed(state, i + 1))
+        out["partial"].append((time.perf_counter() - t0) * 1000)
+        out["partial cpu"].append((time.thread_time() - c0) * 1000)
         t0 = time.perf_counter()
         display.fill((i % 255, 0, 0))
         pygame.display.flip()
@@ -189,7 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'fill and flip (peer)':30} {statistics.median(b['flip']):9.3f} {f99:9.3f} "
           f"{1.0:16.2f}x")
     for case, label in (("same", "busiest full redraw"),
-                        ("changed", "  a stack and the pot new")):
+                        ("changed", "  a stack and the pot new"),
+                        ("partial", "  the same, redrawn in part")):
         d99 = pct(b[case], 99)
         bar = "met" if d99 <= BUSIEST_P99_MS else "MISSED"
         print(f"{label:30} {statistics.median(b[case]):9.3f} {d99:9.3f} "

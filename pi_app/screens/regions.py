@@ -10,7 +10,8 @@ same place.  :func:`draw_layer` draws a whole layer and keeps where each region 
 1. each region whose arguments changed is measured (drawn under an empty clip: nothing
    reaches the surface, its rectangle and faces are kept); its old and new rectangles are
    dirty, and so is the rectangle of a region that went away;
-2. the dirty rectangles are merged where they overlap;
+2. the dirty rectangles are merged where they overlap (into their union when more than
+   :data:`MAX_PASSES` are left);
 3. in each, under a clip: the background, every region that overlaps it in order, then
    what lies over the layer (the caller's ``after``: the frame's overlays).
 
@@ -35,6 +36,9 @@ from engine.cards import Card
 from pi_app.screens.theme import Canvas
 
 MARGIN = 2  #: real px added around each region's rectangle (rounding of circles and edges)
+#: more dirty rectangles than this are redrawn as one, their union (a new hand changes
+#: most regions: one pass over the felt costs less than a pass per rectangle)
+MAX_PASSES = 4
 NOWHERE = pygame.Rect(0, 0, 0, 0)
 
 
@@ -140,6 +144,8 @@ def redraw_layer(layer: Layer, regions: list[Region], after: Callable[[pygame.Re
     if placed is None or not all(layer.canvas.area.contains(r) for r in extra):
         return None
     rects = merge_rects([r for r in dirty + list(extra) if r.w and r.h])
+    if len(rects) > MAX_PASSES:
+        rects = [rects[0].unionall(rects[1:])]
     cv = layer.canvas
     try:
         for clip in rects:
