@@ -26,42 +26,44 @@ from pi_app.console.season import season_routes
 MAX_BODY = 4096
 MAX_KEY = 100
 
+#: a field's accepted types in a fields table (``{field: (types, required)}``): a whole
+#: number, text, a list (what :func:`check_fields` checks)
+INT, STR, LIST = (int,), (str,), (list,)
 #: path -> (engine command, {field: (types, required)})
-_INT, _STR, _LIST = (int,), (str,), (list,)
 COMMAND_PATHS: dict[str, tuple[str, dict[str, tuple[tuple[type, ...], bool]]]] = {
-    "register": ("register", {"name": (_STR, True)}),
+    "register": ("register", {"name": (STR, True)}),
     "seat-draw": ("seat_draw", {}),
     "start": ("start", {}),
-    "late-entry": ("late_entry", {"name": (_STR, True), "chips": (_INT, False)}),
-    "away": ("away", {"seat": (_INT, True)}),
-    "back": ("back", {"seat": (_INT, True)}),
-    "remove": ("remove", {"seat": (_INT, True), "reason": (_STR, True)}),
-    "eliminate": ("eliminate", {"seat": (_INT, True), "by": (_INT, False)}),
+    "late-entry": ("late_entry", {"name": (STR, True), "chips": (INT, False)}),
+    "away": ("away", {"seat": (INT, True)}),
+    "back": ("back", {"seat": (INT, True)}),
+    "remove": ("remove", {"seat": (INT, True), "reason": (STR, True)}),
+    "eliminate": ("eliminate", {"seat": (INT, True), "by": (INT, False)}),
     "undo-elimination": ("undo_elimination", {}),
-    "bet": ("bet", {"seat": (_INT, True), "amount": (_INT, True)}),
-    "all-in": ("all_in", {"seat": (_INT, True)}),
-    "fold": ("fold", {"seat": (_INT, True)}),
-    "call": ("call", {"seat": (_INT, True)}),
-    "show": ("show", {"seat": (_INT, True)}),
-    "muck": ("muck", {"seat": (_INT, True)}),
-    "stack": ("stack", {"seat": (_INT, True), "chips": (_INT, True), "reason": (_STR, True)}),
-    "award": ("award", {"seats": (_LIST, True)}),
+    "bet": ("bet", {"seat": (INT, True), "amount": (INT, True)}),
+    "all-in": ("all_in", {"seat": (INT, True)}),
+    "fold": ("fold", {"seat": (INT, True)}),
+    "call": ("call", {"seat": (INT, True)}),
+    "show": ("show", {"seat": (INT, True)}),
+    "muck": ("muck", {"seat": (INT, True)}),
+    "stack": ("stack", {"seat": (INT, True), "chips": (INT, True), "reason": (STR, True)}),
+    "award": ("award", {"seats": (LIST, True)}),
     "color-up/confirm": ("confirm_color_up", {}),
     "pause": ("pause", {}),
     "resume": ("resume", {}),
-    "add-time": ("add_time", {"seconds": (_INT, True)}),
-    "remove-time": ("remove_time", {"seconds": (_INT, True)}),
-    "jump-level": ("jump_level", {"level": (_INT, True)}),
-    "level-length": ("level_length", {"minutes": (_INT, True)}),
-    "declare": ("declare", {"kind": (_STR, True), "seat": (_INT, False),
-                            "draw": (_INT, False)}),
+    "add-time": ("add_time", {"seconds": (INT, True)}),
+    "remove-time": ("remove_time", {"seconds": (INT, True)}),
+    "jump-level": ("jump_level", {"level": (INT, True)}),
+    "level-length": ("level_length", {"minutes": (INT, True)}),
+    "declare": ("declare", {"kind": (STR, True), "seat": (INT, False),
+                            "draw": (INT, False)}),
     "ruling/confirm": ("confirm_ruling", {}),
-    "ruling/override": ("override_ruling", {"note": (_STR, True)}),
+    "ruling/override": ("override_ruling", {"note": (STR, True)}),
     "next-hand": ("next_hand", {}),
-    "card": ("card", {"card": (_STR, True)}),
+    "card": ("card", {"card": (STR, True)}),
     "undo": ("undo", {}),
     "round/start": ("start_round", {}),
-    "new-tournament": ("end_tournament", {"structure": (_STR, False)}),
+    "new-tournament": ("end_tournament", {"structure": (STR, False)}),
 }
 
 
@@ -74,7 +76,8 @@ class Refused(Exception):
         self.message = message
 
 
-def _error(status: int, message: str) -> Any:
+def error_response(status: int, message: str) -> Any:
+    """A refusal as the API answers every one: ``{"error": message}`` with ``status``."""
     from starlette.responses import JSONResponse
 
     return JSONResponse({"error": message}, status_code=status)
@@ -215,10 +218,10 @@ class Api:
                 args = check_fields(fields, parse_json(await self.raw(request)))
                 key = self.key(request)
             except Refused as r:
-                return _error(r.status, r.message)
+                return error_response(r.status, r.message)
             v = await self.gate.submit(command, args, who, key)
             if v.status != 200:
-                return _error(v.status, v.reason or v.verdict)
+                return error_response(v.status, v.reason or v.verdict)
             return JSONResponse({"ok": True, "verdict": v.verdict, "command": command,
                                  "seq": v.seq, "detail": v.detail})
         return handle
@@ -228,14 +231,14 @@ class Api:
         from starlette.responses import JSONResponse
 
         try:
-            body = check_fields({"code": (_STR, True)}, await self.body(request))
+            body = check_fields({"code": (STR, True)}, await self.body(request))
         except Refused as r:
-            return _error(r.status, r.message)
+            return error_response(r.status, r.message)
         pairing = self.gate.pairing
         if pairing.limited():
-            return _error(429, "too many wrong pairing codes: wait a minute")
+            return error_response(429, "too many wrong pairing codes: wait a minute")
         if not pairing.try_code(body["code"]):
-            return _error(401, "wrong or expired pairing code")
+            return error_response(401, "wrong or expired pairing code")
         token, info = self.gate.tokens.mint("director", PAIRED_TTL)
         refused = await self._record_issued(info, info)
         return refused or JSONResponse(_token_doc(token, info))
@@ -248,21 +251,26 @@ class Api:
         if v.status == 200:
             return None
         self.gate.tokens.revoke(info.id)
-        return _error(v.status, v.reason or v.verdict)
+        return error_response(v.status, v.reason or v.verdict)
 
     async def open_pairing(self, request: Any) -> Any:
         from starlette.responses import JSONResponse
 
         try:
-            self._director(request)
+            self.director(request)
             check_fields({}, await self.body(request))
         except Refused as r:
-            return _error(r.status, r.message)
+            return error_response(r.status, r.message)
         code, seconds = self.gate.pairing.open()
         return JSONResponse({"code": code, "url": self.server.pairing_url(
             code, request.headers.get("host")), "expires_in": seconds})
 
-    def _director(self, request: Any) -> TokenInfo:
+    def director(self, request: Any) -> TokenInfo:
+        """The asker's token, a director's.
+
+        Raises:
+            Refused: 401 without a valid token, 403 for another role.
+        """
         who = self.who(request)
         if who.role != "director":
             raise Refused(403, f"the {who.role} may not manage tokens (director only)")
@@ -272,15 +280,15 @@ class Api:
         from starlette.responses import JSONResponse
 
         try:
-            who = self._director(request)
-            body = check_fields({"role": (_STR, True), "ttl_seconds": (_INT, False)},
+            who = self.director(request)
+            body = check_fields({"role": (STR, True), "ttl_seconds": (INT, False)},
                                 await self.body(request))
             token, info = self.gate.tokens.mint(body["role"], body.get("ttl_seconds",
                                                                        PAIRED_TTL))
         except Refused as r:
-            return _error(r.status, r.message)
+            return error_response(r.status, r.message)
         except TokenError as exc:
-            return _error(400, str(exc))
+            return error_response(400, str(exc))
         refused = await self._record_issued(info, who)
         return refused or JSONResponse(_token_doc(token, info))
 
@@ -288,13 +296,13 @@ class Api:
         from starlette.responses import JSONResponse
 
         try:
-            who = self._director(request)
-            body = check_fields({"id": (_STR, True)}, await self.body(request))
+            who = self.director(request)
+            body = check_fields({"id": (STR, True)}, await self.body(request))
             info = self.gate.tokens.revoke(body["id"])  # at once: the journal comes after
         except Refused as r:
-            return _error(r.status, r.message)
+            return error_response(r.status, r.message)
         except TokenError as exc:
-            return _error(409, str(exc))
+            return error_response(409, str(exc))
         self.server.pusher.revoke(info.id)  # its open pages get no more of its role's state
         v = await self.gate.submit("token_revoked", {"id": info.id, "role": info.role}, who,
                                    None)
@@ -321,7 +329,7 @@ class Api:
                 else:
                     doc = self._doc("public")
             except Refused as r:
-                return _error(r.status, r.message)
+                return error_response(r.status, r.message)
             if what == "state":
                 return JSONResponse(doc)
             if what == "audit":
@@ -330,7 +338,7 @@ class Api:
                 try:
                     return JSONResponse(late_entry_offer(doc, request.query_params.get("name")))
                 except Refused as r:
-                    return _error(r.status, r.message)
+                    return error_response(r.status, r.message)
             if what == "results.csv":
                 return PlainTextResponse(rows_csv(doc["results"]), media_type="text/csv")
             return JSONResponse({"results": doc["results"], "payouts": doc["payouts"],
@@ -375,11 +383,11 @@ def api_not_found(request: Any, exc: Any) -> Any:
         allow = (getattr(exc, "headers", None) or {}).get("Allow", "")
         # a set's order varies between runs; HEAD goes with GET without saying
         methods = sorted({m.strip() for m in allow.split(",")} - {"", "HEAD"})
-        response = _error(405, f"{request.method[:10]} is not used here: send "
+        response = error_response(405, f"{request.method[:10]} is not used here: send "
                                f"{' or '.join(methods)}")
         response.headers["Allow"] = allow
         return response
-    return _error(404, "no such path under /api/ (the commands and reads are listed in "
+    return error_response(404, "no such path under /api/ (the commands and reads are listed in "
                        "docs/design/console.md)")
 
 

@@ -1,6 +1,7 @@
 /* The venue's console: the whole room (or one table at /table/N) as the director pushes
-   it, and, with a director's token, registration, late entries, the start and the
-   clock's pause and resume.  The clock counts down in the page from the last push (the
+   it, and, with a director's token, registration, late entries, the start, the
+   clock's pause and resume, a new pairing code and the tokens (new, list, revoke); a
+   dealer's token views the room only.  The clock counts down in the page from the last push (the
    director's time left + the local time since), stopped while not running.  Every name
    goes in through textContent only (PT.el). */
 "use strict";
@@ -58,7 +59,12 @@
     fill("registered", doc.registered.map((n) => el("li", {}, n)));
     const director = doc.role === "director";
     document.getElementById("desk").hidden = !director || doc.finished;
-    document.getElementById("login").hidden = director;
+    document.getElementById("login").hidden = doc.role !== "public";
+    document.getElementById("viewer").hidden = doc.role !== "dealer";
+    setText("viewer", doc.role === "dealer" ? "dealer: the room, view only" : "");
+    const tokens = document.getElementById("tokens");
+    if (director && tokens.hidden) listTokens();
+    tokens.hidden = !director;
     document.getElementById("start-go").hidden = !(director && doc.console.may_start);
     document.getElementById("clock-controls").hidden = !(director && started);
     document.getElementById("clock-pause").hidden = !doc.clock.running;
@@ -74,6 +80,23 @@
   }
 
   function say(text) { setText("desk-answer", text); }
+
+  async function listTokens() {
+    const r = await fetch("/api/tokens", {headers: {"Authorization": `Bearer ${token}`}});
+    if (!r.ok) return;
+    const {tokens} = await r.json();
+    fill("token-list", tokens.map((t) => el("tr", {id: `token-${t.id}`},
+      el("td", {}, t.id), el("td", {}, t.role),
+      el("td", {}, t.revoked ? "revoked" : new Date(t.expires_at * 1000).toLocaleString()),
+      el("td", {}, t.revoked ? "" : el("button", {type: "button", class: "revoke",
+        "data-id": t.id}, "Revoke")))));
+  }
+
+  async function tokenAction(path, body, shown) {
+    const r = await post(path, body);
+    setText("tokens-answer", r.ok ? shown(r.answer) : (r.answer.error || "refused"));
+    listTokens();
+  }
 
   async function register() {
     const name = document.getElementById("register-name").value;
@@ -115,6 +138,20 @@
       setText("clock-answer", r.ok ? "" : (r.answer.error || "refused"));
     });
   }
+  document.getElementById("pairing-go").addEventListener("click", async () => {
+    const r = await post("/api/pairing", {});
+    setText("pairing-code", r.ok ? `code ${r.answer.code} \u00b7 ${r.answer.url}`
+      : (r.answer.error || "refused"));
+  });
+  document.getElementById("mint-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const role = document.getElementById("mint-role").value;
+    tokenAction("/api/tokens", {role}, (a) => `${a.role} token ${a.id}: ${a.token}`);
+  });
+  document.getElementById("token-list").addEventListener("click", (e) => {
+    const id = e.target.dataset && e.target.dataset.id;
+    if (id) tokenAction("/api/tokens/revoke", {id}, (a) => `token ${a.id} revoked`);
+  });
   setInterval(showClock, 250);
   /* /console#pair=CODE (the link the director printed): log in with the code, then drop it
      from the address bar */
