@@ -55,6 +55,19 @@ from pi_app.service.testhooks import kill_point
 log = logging.getLogger("pokertable.loop")
 
 APPLIED, REJECTED, REFUSED, DISPLAY_ONLY = "applied", "rejected", "refused", "display_only"
+VIEW = "view"  #: the verdict of a :class:`ViewCall`: no input, nothing journaled or applied
+
+
+@dataclasses.dataclass(frozen=True)
+class ViewCall:
+    """A function for the loop's thread that changes only what is shown or published (an
+    adapter's overlay on the TV, a table's retained public view): not an input event, so
+    it is neither journaled nor applied to the core.  The loop runs it between events and
+    then draws the views that changed, so a view fed from another thread (the venue
+    director's state, taken on the broker's thread) is on the TV at once rather than at
+    the next event or clock tick (:meth:`ServiceLoop.call_soon`)."""
+
+    fn: Callable[[], Any]
 
 
 def _alarm_text(err: JournalUnavailable) -> str:
@@ -101,7 +114,7 @@ class ServiceLoop:
         self.notifier = notifier
         self.max_wait = max_wait
         self.backlog_limit = backlog_limit
-        self.queue: queue.Queue[Event] = queue.Queue()
+        self.queue: queue.Queue[Event | ViewCall] = queue.Queue()
         self._stop = threading.Event()
         self.journal_error: JournalUnavailable | None = None
         self._display_core: TableCore | None = None
@@ -127,6 +140,11 @@ class ServiceLoop:
         """Queue an event (thread-safe; what adapters call)."""
         self.queue.put(event)
 
+    def call_soon(self, fn: Callable[[], Any]) -> None:
+        """Run ``fn()`` on the loop's thread before the next event, then draw the views
+        that changed (thread-safe; see :class:`ViewCall`).  A failing ``fn`` is logged."""
+        self.queue.put(ViewCall(fn))
+
     def request_stop(self) -> None:
         """Ask :meth:`run` to return after the current event (safe from a signal handler)."""
         self._stop.set()
@@ -144,15 +162,18 @@ class ServiceLoop:
         return self.journal_error is None
 
     # --- one event ----------------------------------------------------------------------
-    def handle(self, event: Event) -> str:
+    def handle(self, event: Event | ViewCall) -> str:
         """Journal, apply, render, carry out effects.  Returns ``"applied"``,
         ``"rejected"`` (journaled, the core refused it), ``"refused"`` (not journaled,
-        not applied) or ``"display_only"`` (a tick shown while the journal is down).
+        not applied) or ``"display_only"`` (a tick shown while the journal is down); a
+        :class:`ViewCall` is run, the views drawn, and ``"view"`` returned.
 
         An event the core can check beforehand (``core.precheck(event)`` returns a one-line
         reason, e.g. a console command that does not fit the table now) is refused without
         being journaled.  Every observer hears the verdict before the views of an applied
         event are drawn: a console's answer and push never wait for a full TV redraw."""
+        if isinstance(event, ViewCall):
+            return self._view_call(event)
         self._render_due = False
         verdict, reason = self._handle(event)
         for observer in self.observers:
@@ -164,6 +185,14 @@ class ServiceLoop:
             self._render_due = False
             self.render()
         return verdict
+
+    def _view_call(self, call: ViewCall) -> str:
+        try:
+            call.fn()
+        except Exception:  # noqa: BLE001 - a view never stops the loop
+            log.exception("loop view call failed")
+        self.render()
+        return VIEW
 
     def _handle(self, event: Event) -> tuple[str, str | None]:
         event = self._monotonic(event)

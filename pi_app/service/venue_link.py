@@ -72,6 +72,7 @@ class VenueJoin:
             return
         if isinstance(item, OtherNight):
             log.error("venue: %s", self.table.on_other_night(item))
+            self.service.loop.call_soon(self._refresh)  # the TV says it now
             return
         if not isinstance(item, Delivered):
             log.info("venue: %s", item)
@@ -79,6 +80,13 @@ class VenueJoin:
         event = self.table.on_delivered(item, self.service.clock.now(), time.monotonic())
         if event is not None:
             self.service.loop.put(event)
+        else:  # the director's state or clock, taken in here: on the TV and public view now
+            self.service.loop.call_soon(self._refresh)
+
+    def _refresh(self) -> None:
+        """On the loop's thread: publish the public view if it changed (the TV is drawn
+        by the loop right after)."""
+        self._after_event(None, "view", None)
 
     def _after_event(self, _event: Any, _verdict: str, _reason: Any) -> None:
         """On the loop's thread, after every event: send, publish, resend."""

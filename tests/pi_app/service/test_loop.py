@@ -7,6 +7,7 @@ import sqlite3
 import stat
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from engine.events import CardDrawn, ClockTick, DealerButton, PlayerAction
 from pi_app.service.clock_source import OffsetClock, RealClock, VirtualClock, continue_after
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal
-from pi_app.service.loop import APPLIED, DISPLAY_ONLY, REFUSED, REJECTED, ServiceLoop
+from pi_app.service.loop import APPLIED, DISPLAY_ONLY, REFUSED, REJECTED, VIEW, ServiceLoop
 from tests.pi_app.service.fake_core import FakeCore
 
 
@@ -64,6 +65,28 @@ def test_time_never_goes_back_in_the_journal(tmp_path: Path) -> None:
     loop.handle(ClockTick(t=10.0))
     loop.handle(DealerButton(t=3.0, button="next_hand"))
     assert [e.t for _, e in loop.journal.events()] == [10.0, 10.0]
+
+
+def test_a_view_call_runs_on_the_loop_and_draws_the_tv_now_journaling_nothing(
+        tmp_path: Path) -> None:
+    """What another thread feeds a view with (the venue director's state, on the broker's
+    thread) is drawn before the next event, with no record and no change to the core."""
+    screens: list[Any] = []
+    loop = new_loop(tmp_path, tv=screens.append)
+    loop.render(force=True)
+    banner = {"text": ""}
+    loop.tv_overlays.append(lambda s: replace(s, alarms=(banner["text"],) if banner["text"] else ()))
+    before, records = loop.core.snapshot(), loop.journal.last_seq
+    ran: list[str] = []
+    threading.Thread(target=loop.call_soon, args=(lambda: (ran.append(
+        threading.current_thread().name), banner.update(text="P05 moves to table 2")),)
+    ).start()
+    assert loop.handle(loop.queue.get(timeout=5)) == VIEW
+    assert ran == [threading.current_thread().name]  # run on the loop's thread
+    assert screens[-1].alarms == ("P05 moves to table 2",) and len(screens) == 2
+    assert loop.core.snapshot() == before and loop.journal.last_seq == records
+    loop.call_soon(lambda: 1 / 0)  # a failing view call is logged, the loop goes on
+    assert loop.pump() == 1 and loop.journal.last_seq == records
 
 
 def test_renderers_get_only_changes(tmp_path: Path) -> None:

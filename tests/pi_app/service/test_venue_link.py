@@ -121,3 +121,27 @@ def test_a_live_table_of_a_night_that_is_over_says_so_once_while_another_runs(li
     said = [ln for ln in log.read_text().splitlines() if "new state folder" in ln]
     assert len(said) == 1 and NIGHT in said[0] and tonight in said[0]
     assert joined_nights(config.parent / "state" / "journal.db") == [NIGHT]
+
+
+def test_the_directors_state_reaches_the_tv_and_public_view_before_the_next_event():
+    """The director's state (a move announced at a bust) is taken on the broker's thread
+    and changes no journaled state: the link asks the loop to draw and publish it at once
+    (a view call), not at the next event or clock tick, up to a second later."""
+    from types import SimpleNamespace
+
+    from pi_app.service.venue_link import VenueJoin
+    from pi_app.venue.messages import Envelope, VenueState
+    from pi_app.venue.node import STATE_TOPIC, Delivered
+
+    calls: list = []
+    taken: list = []
+    link = VenueJoin.__new__(VenueJoin)
+    link.service = SimpleNamespace(
+        clock=SimpleNamespace(now=lambda: 1.0),
+        loop=SimpleNamespace(put=lambda e: calls.append(("put", e)),
+                             call_soon=lambda fn: calls.append(("view", fn))))
+    link.table = SimpleNamespace(on_delivered=lambda d, t, m: taken.append(d))
+    state = Envelope("director", 3, VenueState(0, (), (), (), (), (), 0, False), night=NIGHT)
+    link._on_node(Delivered(STATE_TOPIC, state, retained=False))
+    assert len(taken) == 1 and [kind for kind, _ in calls] == ["view"]
+    assert calls[0][1] == link._refresh  # publish the public view, then the loop draws
