@@ -16,6 +16,14 @@ Examples::
     pokertable ctl --config table.toml add-time 120
     pokertable ctl --config table.toml status --json
     pokertable ctl --config table.toml results --csv > results.csv
+
+With ``--venue venue.toml --console HOST:PORT`` (the director's ``--console``) it drives
+the venue's console instead, from the director's machine: ``pair``, ``token`` and
+``revoke`` only; its token is kept in the director's state folder (``[director]
+state_directory``, or ``--state-dir``)::
+
+    pokertable ctl --venue venue.toml --console 127.0.0.1:8766 pair
+    pokertable ctl --venue venue.toml --console 127.0.0.1:8766 token --role dealer
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from engine.errors import DeviceError, InvalidInputError
@@ -112,7 +121,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("ctl", help="drive a running table through its console",
                        description=__doc__.replace("``", ""),
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--config", required=True, help="the table's TOML config")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--config", help="the table's TOML config")
+    which.add_argument("--venue", metavar="FILE", help="the venue file: drive the venue's "
+                                                       "console (pair, token, revoke)")
+    p.add_argument("--console", metavar="HOST:PORT",
+                   help="with --venue: where the director serves its console")
+    p.add_argument("--state-dir", metavar="DIR",
+                   help="with --venue: the director's state folder (default: "
+                        "director.state_directory)")
     verbs = p.add_subparsers(dest="verb", metavar="VERB")
     for verb, (_path, build, _body, words) in VERBS.items():
         vp = verbs.add_parser(verb, help=words)
@@ -137,6 +154,8 @@ def _handler(args: argparse.Namespace) -> int:
 
     if not args.verb:
         args.parser.missing_subcommand()
+    if args.venue is not None:
+        return _read(Client(_venue_target(args)), args)
     config = load_config(args.config, structure_optional=True)  # the table has its own copy
     if config.console is None:
         raise InvalidInputError(f"{args.config}: no [console] section: the table serves "
@@ -145,6 +164,32 @@ def _handler(args: argparse.Namespace) -> int:
     if args.verb in VERBS:
         return _command(client, args)
     return _read(client, args)
+
+
+VENUE_VERBS = ("pair", "token", "revoke")
+
+
+def _venue_target(args: argparse.Namespace) -> Any:
+    """What :class:`Client` reads of a config, for the venue's console: ``console.host``
+    and ``.port`` from ``--console``, ``state_dir`` (the director's).
+
+    Raises:
+        InvalidInputError: a verb the venue's console has not, or no ``--console``.
+    """
+    from types import SimpleNamespace
+
+    from pi_app.service.unit_network import split_host_port
+    from pi_app.venue.config import load_venue
+
+    if args.verb not in VENUE_VERBS:
+        raise InvalidInputError(f"with --venue the verbs are {', '.join(VENUE_VERBS)} (the "
+                                f"room is on the venue console's page), got {args.verb!r}")
+    if args.console is None:
+        raise InvalidInputError("with --venue give --console HOST:PORT, as the director's")
+    venue = load_venue(args.venue)
+    host, port = split_host_port(args.console, "--console")
+    state = Path(args.state_dir) if args.state_dir else venue.state_directory
+    return SimpleNamespace(console=SimpleNamespace(host=host, port=port), state_dir=state)
 
 
 class Client:

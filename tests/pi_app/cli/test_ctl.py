@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import json
+
 from pi_app.cli.ctl import READS, VERBS, _result_line
 from pi_app.console.routes import COMMAND_PATHS
 from tests.pi_app.cli.helpers import run_main
@@ -31,3 +33,42 @@ def test_results_write_money_after_the_structures_currency():
                                                    "\u20ac1,250", "12"]
     out = _result_line({**row, "place": None, "payout": 0, "points": None}, "\u20ac")
     assert out.split() == ["-", "Ann", "Lee", "seat", "4"]
+
+
+def test_ctl_drives_the_venue_console_pair_token_revoke(capsys, tmp_path):
+    """``ctl --venue``: a new pairing code that pairs once, a dealer's token, and its
+    revocation, on a venue console listening on loopback; ctl's own token is kept in the
+    director's state folder.  A verb the venue has not, or no --console: one line, exit 2,
+    nothing changed."""
+    from pi_app.console.venue import VenueConsole
+    from tests.data_paths import data
+    from tests.ports import free_port
+
+    state = tmp_path / "director-state"
+    console = VenueConsole(host="127.0.0.1", port=free_port(), state_dir=state,
+                           submit=lambda _request: None)
+    console.start()
+    try:
+        venue = ["ctl", "--venue", str(data("venue", "valid", "three_tables.toml")),
+                 "--state-dir", str(state)]
+        where = ["--console", f"127.0.0.1:{console.port}"]
+        for argv in ([*venue, *where, "start"], [*venue, "pair"]):
+            rc, out, err = run_main(argv, capsys)
+            assert rc == 2 and out == "" and len(err.strip().splitlines()) == 1, err
+        assert console.gate.tokens.tokens() == []  # nothing minted, not even ctl's
+        rc, out, _err = run_main([*venue, *where, "pair"], capsys)
+        assert rc == 0 and out.startswith("pairing code ")
+        code = out.split()[2]
+        assert console.gate.pairing.current() == code
+        assert console.gate.pairing.try_code(code) and console.gate.pairing.current() is None
+        rc, out, _err = run_main([*venue, *where, "token", "--role", "dealer", "--json"],
+                                 capsys)
+        doc = json.loads(out)
+        info = console.gate.tokens.check(doc["token"])
+        assert rc == 0 and info is not None and info.role == "dealer"
+        rc, out, _err = run_main([*venue, *where, "revoke", doc["id"]], capsys)
+        assert rc == 0 and out.strip() == f"token {doc['id']} revoked"
+        assert console.gate.tokens.check(doc["token"]) is None
+        assert (state / "console-ctl.token").stat().st_mode & 0o077 == 0
+    finally:
+        console.stop()
