@@ -8,13 +8,13 @@ through a real Mosquitto and the simulated venue's processes)."""
 from __future__ import annotations
 
 import queue
-import time
 
 from pi_app.sim.venue import SimVenue, VenueSimOptions
 from pi_app.venue.config import read_password
 from pi_app.venue.link import Received, VenueLink
 from pi_app.venue.messages import decode
 from pi_app.venue.node import STATE_TOPIC, command_topic
+from tests.pi_app.venue.venue_fixture import events_until
 from tests.ports import free_port
 
 TIMEOUT = 1200.0  # seconds: generous for a loaded machine
@@ -22,26 +22,12 @@ WAIT = 30.0
 
 
 def _collect(events: queue.Queue[object], seconds: float) -> list[tuple[str, bytes]]:
-    got: list[tuple[str, bytes]] = []
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            ev = events.get(timeout=0.1)
-        except queue.Empty:
-            continue
-        if isinstance(ev, Received):
-            got.append((ev.topic, ev.payload))
-    return got
+    return [(ev.topic, ev.payload) for ev in events_until(events, seconds, Received)]
 
 
 def _until(events: queue.Queue[object], topic: str, payload: bytes) -> None:
-    deadline = time.monotonic() + WAIT
-    while time.monotonic() < deadline:
-        try:
-            ev = events.get(timeout=0.2)
-        except queue.Empty:
-            continue
-        if isinstance(ev, Received) and ev.topic == topic and ev.payload == payload:
+    for ev in events_until(events, WAIT, Received, poll=0.2):
+        if ev.topic == topic and ev.payload == payload:
             return
     raise AssertionError(f"{topic} never said {payload!r}")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 
 import pytest
 
@@ -17,7 +16,7 @@ from pi_app.venue.held import HeldOrders
 from pi_app.venue.link import Received, VenueLink
 from pi_app.venue.messages import decode
 from pi_app.venue.node import STATE_TOPIC, command_topic
-from tests.pi_app.venue.venue_fixture import ModelTableNode, Venue, password
+from tests.pi_app.venue.venue_fixture import ModelTableNode, Venue, events_until, password
 
 PLAYERS = [f"P{i:02d}" for i in range(1, 11)]
 WAIT = 10.0
@@ -46,18 +45,12 @@ class Spy:
         self.state = None
 
     def drain(self, seconds: float) -> None:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            try:
-                ev = self.events.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if isinstance(ev, Received):
-                env = decode(ev.payload)
-                if ev.topic == STATE_TOPIC:
-                    self.state = env.body
-                else:
-                    self.commands.append((env.seq, env.kind))
+        for ev in events_until(self.events, seconds, Received):
+            env = decode(ev.payload)
+            if ev.topic == STATE_TOPIC:
+                self.state = env.body
+            else:
+                self.commands.append((env.seq, env.kind))
 
 
 def test_seats_for_an_offline_table_are_held_shown_pending_and_sent_once_it_is_back(venue):

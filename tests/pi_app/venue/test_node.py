@@ -33,6 +33,7 @@ from pi_app.venue.node import (
     report_topic,
 )
 from tests.pi_app.venue.test_broker import WAIT, _venue
+from tests.pi_app.venue.venue_fixture import events_until
 from tests.ports import free_port
 
 TABLES = {1: "table1", 2: "table2"}
@@ -54,26 +55,11 @@ class Owner:
 
     def delivered(self, timeout: float = 2.0) -> list[Delivered]:
         """What was delivered until ``timeout`` passes with nothing new."""
-        got: list[Delivered] = []
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                ev = self.events.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if isinstance(ev, Delivered):
-                got.append(ev)
-                deadline = max(deadline, time.monotonic() + 0.5)
-        return got
+        return list(events_until(self.events, timeout, Delivered, quiet=0.5))
 
     def wait_for(self, cls: type, timeout: float = WAIT, **match) -> object:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                ev = self.events.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if isinstance(ev, cls) and all(getattr(ev, k) == v for k, v in match.items()):
+        for ev in events_until(self.events, timeout, cls):
+            if all(getattr(ev, k) == v for k, v in match.items()):
                 return ev
         raise AssertionError(f"no {cls.__name__} {match}")
 

@@ -9,6 +9,7 @@ import queue
 import random
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,23 @@ from pi_app.venue.node import (
 )
 from tests.engine.tournament.venue_model import ModelTable
 from tests.ports import free_port
+
+
+def events_until(events: queue.Queue[Any], seconds: float, kinds: type | tuple[type, ...],
+                 *, poll: float = 0.1, quiet: float = 0.0) -> Iterator[Any]:
+    """Each event of ``kinds`` taken from a broker link's queue ``events`` until
+    ``seconds`` have passed (others are taken and dropped); with ``quiet``, each event
+    yielded moves the deadline to at least ``quiet`` seconds after it (to collect what
+    follows closely).  ``poll``: seconds each wait on the queue lasts at most."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            ev = events.get(timeout=poll)
+        except queue.Empty:
+            continue
+        if isinstance(ev, kinds):
+            yield ev
+            deadline = max(deadline, time.monotonic() + quiet)
 
 
 def write_venue(folder: Path, tables: int, seats: int, port: int,
