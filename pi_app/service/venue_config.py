@@ -44,11 +44,12 @@ def table_venue_config(sec: VenueSection | None, base_dir: Path | None,
     Raises:
         SectionError: ``venue.file`` cannot be read or is not a valid venue file (its own
             one-line problem said), ``venue.table`` is not one of its tables, or the
-            table's seats are not the venue's 1..N for it.
+            table's seats are not the venue's 1..N for it, or its ``broker.ca_file`` is
+            not a certificate.
     """
     if sec is None:
         return None
-    from pi_app.venue.config import load_venue, read_password
+    from pi_app.venue.config import check_ca_file, load_venue, read_password
 
     path = Path(sec.file)
     if not path.is_absolute() and base_dir is not None:
@@ -68,6 +69,11 @@ def table_venue_config(sec: VenueSection | None, base_dir: Path | None,
         read_password(tab.password_file, f"table {tab.number}'s password file")
     except PokerTableError as exc:
         raise SectionError("venue.table", str(exc)) from None
+    if venue.ca_file is not None:
+        try:
+            check_ca_file(venue.ca_file, f"{path}: broker.ca_file")
+        except PokerTableError as exc:
+            raise SectionError("venue.file", str(exc)) from None
     return TableVenueConfig(path, tab.number, venue.broker_url, venue.ca_file, tab.username,
                             tab.password_file, venue.director_username, venue.structure,
                             tuple((t.number, t.username) for t in venue.tables))

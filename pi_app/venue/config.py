@@ -325,7 +325,8 @@ def check_password_files(venue: VenueConfig, table: int | None = None) -> None:
 
     Raises:
         VenueConfigError: ``table`` is not one of the venue's, or the first file missing,
-            open to others or without a password (naming the venue file and the key).
+            open to others or without a password, or a ``broker.ca_file`` that is not a
+            certificate (naming the venue file and the key).
     """
     if table is not None and not 1 <= table <= len(venue.tables):
         raise VenueConfigError(f"{venue.source}: there is no table {table} (tables "
@@ -336,6 +337,29 @@ def check_password_files(venue: VenueConfig, table: int | None = None) -> None:
               if table in (None, t.number)]
     for key, path in files:
         read_password(path, f"{venue.source}: {key}")
+    if venue.ca_file is not None:
+        check_ca_file(venue.ca_file, f"{venue.source}: broker.ca_file")
+
+
+def check_ca_file(path: Path, what: str) -> None:
+    """Check that ``path`` (``broker.ca_file``) is a regular file of at most 1 MiB holding
+    PEM certificates that TLS can trust, as the broker link will load it; ``what`` names
+    the file and key in the message.
+
+    Raises:
+        VenueConfigError: missing, not a regular file, too large, or no certificate in it.
+    """
+    import ssl
+
+    try:
+        text = read_text(path, limit=1 << 20)
+    except InputFileError as exc:
+        raise VenueConfigError(f"{what}: {exc}") from None
+    try:
+        ssl.create_default_context().load_verify_locations(cadata=text)
+    except (ssl.SSLError, ValueError):
+        raise VenueConfigError(f"{what}: {path} holds no PEM certificate; copy the venue "
+                               "CA's venue-ca.crt there") from None
 
 
 def _break_order(r: _Reader, sec: dict[str, Any], count: int) -> tuple[int, ...]:

@@ -38,6 +38,7 @@ from paho.mqtt.properties import Properties
 
 from engine.errors import DeviceError
 from pi_app.venue.broker import ROOT
+from pi_app.venue.config import check_ca_file
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,9 @@ class VenueLink:
         clean_start: the first connection drops the session the broker kept for
             ``client_id`` (a node with a new journal); every connection after it, and every
             one without this, resumes the persistent session.
+
+    Raises:
+        pi_app.venue.config.VenueConfigError: ``ca_file`` is not a certificate file.
     """
 
     def __init__(self, url: str, *, client_id: str, username: str, password: str,
@@ -107,6 +111,8 @@ class VenueLink:
                         protocol=mqtt.MQTTv5)
         c.username_pw_set(username, password)
         if tls:
+            if ca_file is not None:  # a typed one-line refusal, not ssl's traceback
+                check_ca_file(Path(ca_file), "broker.ca_file")
             c.tls_set(ca_certs=str(ca_file) if ca_file else None,
                       tls_version=ssl.PROTOCOL_TLS_CLIENT)
         c.will_set(presence_topic(username), b"offline", qos=QOS, retain=True)

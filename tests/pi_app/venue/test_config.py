@@ -20,6 +20,7 @@ from pi_app.venue.config import (
     parse_venue,
     read_password,
 )
+from pi_app.venue.tls import make_ca
 from tests.data_paths import REPO, data
 
 BROKEN = sorted(data("venue", "broken").glob("*.toml"))
@@ -62,6 +63,8 @@ def with_passwords(tmp_path: Path, source: Path, mode: int = 0o600) -> Path:
         f.parent.mkdir(parents=True, exist_ok=True)
         f.write_text(f"secret-{n}\n")
         f.chmod(mode)
+    if cfg.ca_file is not None:  # a TLS venue: the CA's certificate where it says
+        make_ca(cfg.ca_file.parent, ["127.0.0.1"])
     return path
 
 

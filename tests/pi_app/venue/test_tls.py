@@ -115,3 +115,33 @@ def test_subject_alternative_names(host, entry):
 def test_a_host_with_a_line_break_cannot_reach_the_extensions_file():
     with pytest.raises(CertificateError):
         san_entry("h.lan\nbasicConstraints=CA:TRUE")
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "cannot read"),
+    (b"garbage\n", "holds no PEM certificate"),
+    (b"\xff\xfe not text", "not UTF-8"),
+])
+def test_a_ca_file_that_is_no_certificate_is_one_line_at_check_and_at_connect(
+        tmp_path, capsys, content, words):
+    """`venue check`, a table's `config check` and the broker link itself refuse a
+    ``broker.ca_file`` that is missing or holds no certificate in one line naming the key,
+    rather than passing the check and failing later in ssl with a traceback."""
+    from pi_app.service.config import ConfigError, parse_config
+    from pi_app.venue.config import VenueConfigError
+
+    path = _tls_venue(tmp_path, free_port())
+    if content is not None:
+        (tmp_path / "certs").mkdir()
+        (tmp_path / "certs" / "venue-ca.crt").write_bytes(content)
+    assert main(["venue", "check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: broker.ca_file: " in err and words in err
+    assert len(err.strip().splitlines()) == 1
+    table = f'[seats]\ncount = 9\n[venue]\nfile = "{path}"\ntable = 1\n'
+    with pytest.raises(ConfigError, match=f"venue.file: .*broker.ca_file: .*{words}"):
+        parse_config(table, "table.toml")
+    venue = load_venue(path)
+    with pytest.raises(VenueConfigError, match=f"broker.ca_file: .*{words}"):
+        VenueLink(venue.broker_url, client_id="pokertable-table1", username="table1",
+                  password="x", subscriptions=(), put=lambda _e: None, ca_file=venue.ca_file)
