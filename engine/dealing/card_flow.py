@@ -36,6 +36,7 @@ from engine.dealing.sequence import (
     SET_ASIDE,
     STUB,
     Draw,
+    make_record,
     street_of_board,
 )
 from engine.errors import IllegalActionError
@@ -73,7 +74,8 @@ class CardFlow:
     def _record(self, ev: CardDrawn, card: Card | None, dest: str, *, seat: int | None = None,
                 street: str | None = None, exposed: bool = False) -> Draw:
         s = self.s
-        d = Draw(len(s.draws) + 1, ev.draw, ev.uid.upper(), card, dest, seat, street, exposed)
+        d = make_record(Draw, len(s.draws) + 1, ev.draw, ev.uid.upper(), card, dest, seat,
+                        street, exposed)
         s.draws.append(d)
         if card is not None and dest not in (STUB, "repeat"):
             s.seen[card.id] = d.n
@@ -96,7 +98,8 @@ class CardFlow:
 
     @staticmethod
     def _assigned(d: Draw) -> Assigned:
-        return Assigned(d.n, d.shoe_draw, d.destination, d.card, d.seat, d.street, d.exposed)
+        return make_record(Assigned, d.n, d.shoe_draw, d.destination, d.card, d.seat,
+                           d.street, d.exposed)
 
     def card_fits(self, ev: CardDrawn) -> bool:
         """Whether ``ev`` is the card the sequence expects now, taken without a ruling and

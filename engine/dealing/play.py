@@ -106,10 +106,12 @@ class PlayerActions:
         self._sync()
         return outs + self._apply_held() + self._completion()
 
-    def _apply_now(self, ev: PlayerAction, act: str) -> list[Outcome]:
+    def _apply_now(self, ev: PlayerAction, act: str, verified: bool = False) -> list[Outcome]:
+        """Apply ``act`` to the hand now (``verified``: :meth:`verify_action` judged it
+        whole with the betting open, and nothing changed since)."""
         s = self.s
         street = s.hand.street
-        if _act_on(s.hand, ev, act):
+        if _act_on(s.hand, ev, act, verified):
             s.street_actions[street] = s.street_actions.get(street, 0) + 1
         outs: list[Outcome] = [ActionApplied(ev.seat, act, ev.amount)]
         self._sync()
@@ -182,10 +184,12 @@ def _verify_on(h: Hand, ev: PlayerAction, act: str) -> None:
         h.verify_bet_or_raise_to(int(ev.amount))
 
 
-def _act_on(h: Hand, ev: PlayerAction, act: str) -> bool:
-    """Apply ``act`` to ``h`` for ``ev.seat`` once :func:`_verify_on` allows it; True for a
-    betting action (not show/muck).  Raises ``IllegalActionError`` when it does not."""
-    _verify_on(h, ev, act)
+def _act_on(h: Hand, ev: PlayerAction, act: str, verified: bool = False) -> bool:
+    """Apply ``act`` to ``h`` for ``ev.seat`` once :func:`_verify_on` allows it (asked here
+    unless ``verified``: it just did); True for a betting action (not show/muck).  Raises
+    ``IllegalActionError`` when it does not."""
+    if not verified:
+        _verify_on(h, ev, act)
     if act == "show":
         h.show(ev.seat)
         return False

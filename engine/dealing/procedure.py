@@ -296,7 +296,7 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
             if self.betting_open():
                 # verified whole: it can neither fail nor rule, so no copy is kept (the
                 # table's UNDO keeps its own record: engine.table.undo)
-                outs = self._apply_now(event, event.action)
+                outs = self._apply_now(event, event.action, verified=True)
                 self.state_before = None
                 if self._pending is not None:
                     self._pending[3].append(event)

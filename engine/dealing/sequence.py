@@ -27,11 +27,13 @@ control marks: ``"betting"`` (no card due until the betting round closes) and
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
 
 from engine.cards import Card
 from engine.errors import InvalidInputError
+
+_R = TypeVar("_R")
 
 # Destinations of a drawn card.
 HOLE = "hole"            # a seat's hole card (private until shown)
@@ -106,6 +108,22 @@ def slot_seat(slot: str) -> int | None:
     if ":" in slot:
         return int(slot.split(":", 1)[1])
     return None
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def make_record(cls: type[_R], *values: Any) -> _R:
+    """``cls(*values)`` for a frozen dataclass with no ``__post_init__`` and every field
+    given in order, without the generated ``__init__``'s one ``object.__setattr__`` per
+    field (a card's draw and outcome are made for every card of a night): the same
+    record."""
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    record = object.__new__(cls)
+    record.__dict__.update(zip(names, values, strict=True))
+    return record
 
 
 @dataclass(frozen=True)
