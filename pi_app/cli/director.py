@@ -12,7 +12,8 @@ Run again after a crash, it resumes from its journal there.  It answers each tab
 boundary as it arrives, its clock on wall time; ``--rounds`` plays the deterministic rounds
 of the simulated venue instead.  The players register on the
 venue's console (``--console HOST:PORT``: :mod:`pi_app.console.venue`) until a director
-starts the night there; ``--sim-players N`` enters ``P01``..``PNN`` and starts at once.  A bad venue file,
+starts the night there; meanwhile the night's state is on the broker already
+(:mod:`pi_app.venue.registration`: tables join it); ``--sim-players N`` enters ``P01``..``PNN`` and starts at once.  A bad venue file,
 a missing password file or a journal of another night: one line on stderr, exit 2.
 """
 
@@ -117,6 +118,7 @@ def _players(args: argparse.Namespace, venue: Any, journal: Path, console: Any) 
     from pi_app.console.venue_state import registration_document
     from pi_app.venue.desk import Desk
     from pi_app.venue.director_journal import DirectorJournal
+    from pi_app.venue.registration import announce_night
 
     if args.sim_players is not None:
         return sim_players(args.sim_players)
@@ -128,10 +130,15 @@ def _players(args: argparse.Namespace, venue: Any, journal: Path, console: Any) 
         if console is None:
             raise InvalidInputError("this night has not started: register its players on "
                                     "the venue's console (--console HOST:PORT)")
+        node = announce_night(venue, j)  # tonight's state replaces last night's at once
         desk = Desk(j, load_structure(venue.structure), sum(venue.seats))
-        desk.observer = lambda d: console.show(registration_document(d, venue))
+        desk.observer = lambda d: console.show(registration_document(d, venue)
+                                               | {"night": node.night})
         console.submit = desk.events.put
-        players = desk.run(args.timeout)
+        try:
+            players = desk.run(args.timeout)
+        finally:
+            node.close()  # the director's own node takes over (the same client id)
         console.submit = lambda request: None  # until the director takes them
         console.late = list(_drain(desk.events))
         return players

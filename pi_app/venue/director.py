@@ -159,7 +159,8 @@ class Director:
             orders += more
         self.entries = sum(1 for row in self.journal.reports() if row[0] == ENTRY_ROW)
         self.clock_rows = sum(1 for row in self.journal.reports() if row[0] == CLOCK_ROW)
-        self.published = self.journal.count() + len(self.journal.presences()) + 1
+        #: the retained state's seq: above the registration's (pi_app/venue/registration.py)
+        self.published = self.journal.count() + len(self.journal.presences()) + 2
         self.clock_sent: tuple[int, int] | None = None
         self.clock_seq, self.clock_at = 0, 0.0
         marks = {(self.night, self.users[n], report_topic(n)): t.report_mark
