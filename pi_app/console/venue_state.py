@@ -5,8 +5,8 @@ registration desk before the start and from the director after it (docs/design/c
 One public document for the whole room, the same one every page renders (a per-table page
 shows its table only)::
 
-    {"type": "state", "role": "public", "venue": name, "night": night id | None (before
-     the start), "phase": "registration" | "seats" | "moves" | "play" | "over",
+    {"type": "state", "role": "public", "venue": name, "night": night id (None before the
+     director has one), "phase": "registration" | "seats" | "moves" | "play" | "over",
      "round": int,
      "tables": [{"number", "name", "seats", "status", "online", "held",
                  "players": [{"seat", "name", "chips"}]}],

@@ -81,7 +81,10 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
                    "the page never showed the two tables")
             assert "Table 1" in p.text("table-1") and "Table 2" in p.text("table-2")
             assert p.text("venue-phase") == "registration" and not p.visible("desk")
-            assert p.text("venue-night") == ""  # minted when the night starts
+            # minted as the director starts, registration included: already on the broker
+            p.wait(lambda: p.text("venue-night").startswith("night "),
+                   "the page never showed the night id during registration")
+            registering = p.text("venue-night")
             assert p.text("clock-level") == "LEVEL 1" and p.text("clock-blinds") != "-"
             assert _post(base, "/api/venue/register", {"name": "Zed"})[0] == 401
             p.open(f"/console#pair={code}")  # the link the director printed
@@ -114,7 +117,7 @@ def test_the_room_page_shows_the_tables_and_a_registration_on_it_reaches_the_dir
                    "the page never showed the night id")
             journal = DirectorJournal(venue.folder / "director-state" / "director.sqlite3")
             try:
-                assert p.text("venue-night") == f"night {journal.night_id()}"
+                assert p.text("venue-night") == f"night {journal.night_id()}" == registering
             finally:
                 journal.close()
             p.wait(lambda: any(r[-1] == "held: table offline" for r in p.rows("pending")),
