@@ -19,7 +19,7 @@ from engine.betting.odds_view import odds_view
 from engine.betting.seat_input import IDLE, SeatInput
 from engine.dealing.procedure import DealingProcedure
 from engine.tournament.tournament import Tournament
-from engine.views import ScreenState, SeatDisplayView
+from engine.views import ScreenState, SeatDisplayView, SeatPublic
 
 
 class _Layout(Protocol):
@@ -72,8 +72,8 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenStat
         online = {s: f"display:{s}" not in core.offline for s in range(1, 11)}
         chips = _between_hands_stacks(core)
         table = dataclasses.replace(table, seats=tuple(
-            dataclasses.replace(sp, display_online=online.get(sp.seat, True),
-                                stack=chips.get(sp.seat, sp.stack))
+            _reseated(dataclasses.replace(sp, display_online=online.get(sp.seat, True),
+                                          stack=chips.get(sp.seat, sp.stack)), core)
             for sp in table.seats))
     ruling = core.proc.ruling_view() if core.proc is not None else None
     if "shoe" in core.offline:
@@ -89,6 +89,19 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenStat
                        offline=tuple(sorted(core.offline)), alarms=alarms,
                        layout=core.settings.layout, now=t,
                        room=core.tournament.room_view())
+
+
+def _reseated(sp: SeatPublic, core: TableReading) -> SeatPublic:
+    """A seat whose player changed since the hand on screen was dealt (a player moved in
+    or out between hands at a venue table, a new seat draw) keeps none of that hand: not
+    its shown cards, bet or status, which were another player's."""
+    hand = core.hand
+    if core.in_hand or hand is None or not sp.name:
+        return sp
+    dealt = hand.config.names.get(sp.seat, "")
+    if not dealt or dealt == sp.name:  # nobody dealt there, or the same player
+        return sp
+    return dataclasses.replace(sp, bet=0, status="active", has_cards=False, shown_cards=())
 
 
 def _between_hands_stacks(core: TableReading) -> dict[int, int]:

@@ -324,3 +324,25 @@ def test_a_color_up_level_changes_no_chips_at_a_venue_table():
     _play_hand(core, d)
     assert core.proc.hand.config.big_blind == lv.big_blind
     assert sum(core.tournament.stacks().values()) == core.venue.ledger == 50000
+
+
+def test_a_seat_filled_after_a_showdown_shows_the_newcomer_without_the_last_hands_cards():
+    """Between hands the TV still shows the hand just played; a player moved into a seat
+    whose player just left must not appear holding that player's shown cards or bet."""
+    core, d = _table()
+    _seat_draw(core, d)
+    for _ in range(12):  # a hand whose showdown shows the cards of seat 2
+        _play_hand(core, d)
+        shown = {sp.seat: sp for sp in core.screen_state().table.seats}
+        if shown[2].shown_cards:
+            break
+    else:
+        pytest.fail("no showdown showed seat 2's cards in 12 hands")
+    left = next(e for e in core.tournament.active() if e.seat == 2)
+    d.send("move", player=left.name, from_seat=2, to_table=1, to_seat=7)
+    d.send("seat", player="N19", seat=2, chips=9000, reason="balance")
+    seat2 = {sp.seat: sp for sp in core.screen_state().table.seats}[2]
+    assert seat2.name == "N19" and seat2.stack == 9000
+    assert seat2.shown_cards == () and seat2.bet == 0 and not seat2.has_cards
+    kept = {sp.seat: sp for sp in core.screen_state().table.seats}
+    assert kept[1].name == shown[1].name and kept[1].shown_cards == shown[1].shown_cards
