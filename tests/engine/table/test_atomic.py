@@ -2,7 +2,7 @@
 changes nothing, without a copy of the table per event, and the accepted inputs replay to
 the very same table.
 
-The streams are a simulated table's real play (pi_app.sim.policy) with random inputs mixed
+The streams (tests/engine/table/inputs.py) are a simulated table's real play with random inputs mixed
 in: cards out of sequence, duplicates and foreign tags, keys pressed out of turn, actions
 with amounts out of range, dealer-box presses at any moment.  Many of those are refused;
 some are accepted and change the game (a misdeal, an exposed card, an UNDO): either way the
@@ -17,51 +17,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.errors import PokerTableError
-from engine.events import (
-    ACTIONS,
-    DEALER_BUTTONS,
-    PRESS_KINDS,
-    SEAT_BUTTONS,
-    CardDrawn,
-    DealerButton,
-    Event,
-    PlayerAction,
-    SeatButton,
-)
+from engine.events import CardDrawn, Event
 from engine.table.core import TableCore, TableSettings
-from pi_app.sim.policy import next_step, step_event
-
-FOREIGN_UID = "04AABBCCDDEE01"  # 14 hex digits: a tag of no registered deck
-
-NOISE = st.one_of(
-    st.tuples(st.just("card"), st.integers(0, 53)),  # 52, 53: a foreign tag, a repeat
-    st.tuples(st.just("seat"), st.integers(1, 7), st.sampled_from(SEAT_BUTTONS),
-              st.sampled_from(PRESS_KINDS)),
-    st.tuples(st.just("dealer"), st.sampled_from(DEALER_BUTTONS),
-              st.sampled_from(PRESS_KINDS)),
-    st.tuples(st.just("action"), st.integers(1, 7), st.sampled_from(ACTIONS),
-              st.sampled_from([None, -1, 0, 1, 40, 150, 10**6])),
-)
-
-
-def _settings(players: int, seed: int) -> TableSettings:
-    return TableSettings(players={s: f"P{s}" for s in range(1, players + 1)},
-                         structure="gunpowder", seed=seed)
-
-
-def _noise(core: TableCore, kind: tuple) -> Event:
-    t = core.last_t + 0.5
-    if kind[0] == "card":
-        uids = core.registry.uids()
-        n = kind[1]
-        uid = uids[n] if n < 52 else FOREIGN_UID if n == 52 else \
-            (core.proc.draws[-1].uid if core.proc is not None and core.proc.draws else uids[0])
-        return CardDrawn(t=t, uid=uid, draw=core.shoe_draws + 1)
-    if kind[0] == "seat":
-        return SeatButton(t=t, seat=kind[1], button=kind[2], press=kind[3])
-    if kind[0] == "dealer":
-        return DealerButton(t=t, button=kind[1], press=kind[2])
-    return PlayerAction(t=t, seat=kind[1], action=kind[2], amount=kind[3])
+from tests.engine.table.inputs import inputs, table_settings
 
 
 def _play(data, settings_: TableSettings, seed: int, events: int):
@@ -71,14 +29,7 @@ def _play(data, settings_: TableSettings, seed: int, events: int):
     core = TableCore.new(settings_)
     stream: list[Event] = []
     refused: list[bool] = []
-    for _ in range(events):
-        if data.draw(st.integers(0, 4), label="noise?") == 0:
-            ev = _noise(core, data.draw(NOISE, label="input"))
-        else:
-            step = next_step(core, seed=seed)
-            if step.kind == "done":
-                break
-            ev = step_event(step, core)
+    for ev in inputs(data, core, seed, events):
         before = core.snapshot()
         # a card the procedure takes without a copy must neither fail nor rule
         fits = isinstance(ev, CardDrawn) and core.proc is not None and core.proc.card_fits(ev)
@@ -102,7 +53,7 @@ def _play(data, settings_: TableSettings, seed: int, events: int):
        events=st.integers(30, 260))
 def test_a_refused_input_changes_nothing_and_the_inputs_replay_to_the_same_table(
         data, players, seed, events):
-    table = _settings(players, seed)
+    table = table_settings(players, seed)
     live, stream, refused = _play(data, table, seed, events)
     assert len(stream) == len(refused)
     again = TableCore.new(table)
@@ -124,7 +75,7 @@ def test_a_refused_input_changes_nothing_and_the_inputs_replay_to_the_same_table
 def test_a_table_resumed_from_a_snapshot_mid_stream_ends_as_the_live_one(data, seed, cut):
     """A resume from a journal snapshot (the UNDO armed or not) then the rest of the
     inputs: the same table as the run that never stopped."""
-    table = _settings(4, seed)
+    table = table_settings(4, seed)
     live, stream, _ = _play(data, table, seed, 200)
     cut = min(cut, len(stream))
     first = TableCore.new(table)

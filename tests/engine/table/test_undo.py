@@ -15,7 +15,7 @@ from engine.events import DealerButton, PlayerAction, SeatButton
 from engine.table.atomic import copy_procedure
 from engine.table.core import TableCore
 from pi_app.sim.policy import next_step, step_event
-from tests.engine.table.test_atomic import NOISE, _noise, _settings
+from tests.engine.table.inputs import inputs, table_settings
 
 
 @settings(max_examples=15)
@@ -25,15 +25,8 @@ def test_the_undo_record_is_the_procedure_before_the_last_action(data, players, 
     """After every input that became a player action, the UNDO's procedure is the one
     from before that input (a copy taken before it, compared as its exact snapshot); an
     UNDO pressed puts exactly that procedure back."""
-    core = TableCore.new(_settings(players, seed))
-    for _ in range(events):
-        if data.draw(st.integers(0, 4), label="noise?") == 0:
-            ev = _noise(core, data.draw(NOISE, label="input"))
-        else:
-            step = next_step(core, seed=seed)
-            if step.kind == "done":
-                break
-            ev = step_event(step, core)
+    core = TableCore.new(table_settings(players, seed))
+    for ev in inputs(data, core, seed, events):
         proc, undo = core.proc, core.undo
         before = copy_procedure(proc).to_dict() if proc is not None else None
         expected = undo.to_dict() if undo is not None else None
@@ -53,7 +46,7 @@ def test_the_undo_record_is_the_procedure_before_the_last_action(data, players, 
 def test_a_night_copies_the_deal_about_once_a_betting_round():
     """Real play: the deal state is copied for the UNDO at the first action of a run,
     not at every action (the record applies the run's actions again when asked)."""
-    core = TableCore.new(_settings(6, 3))
+    core = TableCore.new(table_settings(6, 3))
     copies = actions = 0
     real = DealState.copy
 
@@ -80,7 +73,7 @@ def test_a_night_copies_the_deal_about_once_a_betting_round():
 def test_an_undo_after_a_declaration_goes_back_to_the_declared_state():
     """A run of actions is broken by anything else that reaches the procedure: the UNDO
     of an action after an exposed card keeps the exposed card."""
-    core = TableCore.new(_settings(4, 1))
+    core = TableCore.new(table_settings(4, 1))
     while core.proc is None or core.proc.hand.actor is None:
         core.apply(step_event(next_step(core, seed=1), core))
     proc = core.proc
