@@ -262,19 +262,22 @@ class OddsPot:
 @dataclass(frozen=True)
 class OddsView:
     """The live all-in odds (:mod:`engine.betting.odds_view`): only while no player can act.
-    ``exact``: every runout enumerated (from the flop on), else a seeded Monte Carlo."""
+    ``exact``: every runout enumerated (from the flop on), else a seeded Monte Carlo.
+    ``pending``: the figures are still being worked out (the hands face up, every win and
+    tie 0, no pot): the TV says so and shows the figures when they come."""
 
     street: str
     hands: tuple[OddsHand, ...]
     pots: tuple[OddsPot, ...]
     exact: bool
+    pending: bool = False
 
     def __hash__(self) -> int:
         """The fields' hash, worked out once (the TV keys its panel by the view each frame,
         and a Fraction's hash is slow)."""
         cached: int | None = self.__dict__.get("_hash")
         if cached is None:
-            cached = hash((self.street, self.hands, self.pots, self.exact))
+            cached = hash((self.street, self.hands, self.pots, self.exact, self.pending))
             object.__setattr__(self, "_hash", cached)
         return cached
 

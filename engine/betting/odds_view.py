@@ -21,11 +21,17 @@ The odds are :func:`engine.betting.equity.all_in_odds` with the board dealt so f
 from the flop on; preflop its seeded Monte Carlo, within 0.5 percentage points), each pot
 with the hands eligible for it.  The same spot always gives the same figures, and a spot is
 worked out once (a small cache keyed by the cards and pots), so redrawing the TV is free.
+
+Who works the figures out is the caller's choice: an :data:`OddsProvider` (default
+:func:`spot_odds`, synchronous).  A provider may answer None for a spot it has not worked
+out yet (the live service's worker thread, for a multiway preflop spot that takes
+seconds): the view is then ``pending``, the hands face up and no figure, exactly what the
+finished view shows of the cards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from functools import lru_cache
 
@@ -38,6 +44,14 @@ SHOWDOWN = "showdown"
 #: The street the odds are for, by board cards dealt (the hand's own street moves on to the
 #: next one as soon as betting closes, before its cards are dealt).
 STREETS = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+
+Holes = tuple[tuple[Card, ...], ...]
+Pots = tuple[tuple[int, ...], ...]
+#: ``provider(holes, board, pots, samples)`` -> the spot's odds, or None while they are
+#: being worked out (the view is then pending).  ``holes``: the live hands in seat order;
+#: ``pots``: per pot, the indices into ``holes`` eligible for it; ``samples``: boards drawn
+#: preflop (:func:`spot_odds` is the synchronous one).
+OddsProvider = Callable[[Holes, tuple[Card, ...], Pots, int], AllInOdds | None]
 
 
 def betting_closed_all_in(hand: HandReading) -> bool:
@@ -55,12 +69,14 @@ def betting_closed_all_in(hand: HandReading) -> bool:
 
 
 def odds_view(hand: HandReading, names: Mapping[int, str] | None = None, *,
-              samples: int = PREFLOP_SAMPLES) -> OddsView | None:
+              samples: int = PREFLOP_SAMPLES,
+              provider: OddsProvider | None = None) -> OddsView | None:
     """The all-in odds of ``hand`` now, or None while any player can still act (module
     docstring).  Hands in seat order; ``street`` names the board dealt so far.  ``names``:
     seat -> player's name (default the hand's own names); ``samples``: boards drawn
     preflop (:data:`engine.betting.equity.PREFLOP_SAMPLES`, which the 0.5-point bound rests
-    on; fewer only for tests)."""
+    on; fewer only for tests); ``provider``: who works the odds out (default
+    :func:`spot_odds`); when it answers None the view is ``pending`` (hands, no figures)."""
     if not betting_closed_all_in(hand):
         return None
     nm = dict(hand.config.names)
@@ -70,7 +86,14 @@ def odds_view(hand: HandReading, names: Mapping[int, str] | None = None, *,
     index = {s: i for i, s in enumerate(live)}
     pots = tuple(tuple(index[s] for s in p.eligible if s in index) for p in hand.pots
                  if any(s in index for s in p.eligible))
-    odds = _odds(holes, tuple(hand.board), pots or (tuple(range(len(live))),), samples)
+    street = STREETS.get(len(hand.board), hand.street)
+    odds = (provider or spot_odds)(holes, tuple(hand.board),
+                                   pots or (tuple(range(len(live))),), samples)
+    if odds is None:
+        zero = Fraction(0)
+        return OddsView(street=street, exact=False, pots=(), pending=True, hands=tuple(
+            OddsHand(seat=s, name=nm.get(s, ""), cards=holes[i], win=zero, tie=zero)
+            for i, s in enumerate(live)))
     amounts = [p.amount for p in hand.pots if any(s in index for s in p.eligible)]
     main = {h: j for j, h in enumerate(odds.main.eligible)}
     zero = Fraction(0)
@@ -83,12 +106,18 @@ def odds_view(hand: HandReading, names: Mapping[int, str] | None = None, *,
                 amount=amounts[k] if k < len(amounts) else 0,
                 seats=tuple(live[i] for i in p.eligible), win=p.win, tie=p.tie)
         for k, p in enumerate(odds.pots))
-    street = STREETS.get(len(hand.board), hand.street)
     return OddsView(street=street, hands=hands, pots=pot_views, exact=odds.exact)
 
 
 @lru_cache(maxsize=32)
-def _odds(holes: tuple[tuple[Card, ...], ...], board: tuple[Card, ...],
-          pots: tuple[tuple[int, ...], ...], samples: int) -> AllInOdds:
-    """:func:`all_in_odds` of one spot, worked out once (seed 0: repeatable)."""
+def spot_odds(holes: Holes, board: tuple[Card, ...], pots: Pots, samples: int) -> AllInOdds:
+    """:func:`all_in_odds` of one spot, worked out once (seed 0: repeatable); the default
+    :data:`OddsProvider`.  Preflop with three hands or more it takes seconds (a seeded
+    Monte Carlo of ``samples`` boards); heads-up preflop and from the flop on, milliseconds."""
     return all_in_odds(holes, board, pots=pots, samples=samples)
+
+
+def no_odds(holes: Holes, board: tuple[Card, ...], pots: Pots, samples: int) -> None:
+    """The :data:`OddsProvider` of a view that does not show the odds (the console's
+    public page, a venue's table list): nothing is worked out, the view is pending."""
+    return None

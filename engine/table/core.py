@@ -41,6 +41,7 @@ from functools import partial
 from typing import Any
 
 from engine.betting.hand import Hand, HandConfig
+from engine.betting.odds_view import OddsProvider
 from engine.betting.seat_input import IDLE, SeatInput, apply_seat_button
 from engine.dealing.outcomes import HandComplete, HandVoided, Outcome, RulingIssued
 from engine.dealing.procedure import DealingProcedure
@@ -473,10 +474,11 @@ class TableCore:
         return clock_effects(alerts, self.tournament.clock, self.muted)
 
     # ------------------------------------------------------------------ views
-    def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
-        """What the TV shows now, with the service's ``alarms`` first (public;
-        :func:`engine.table.views.screen_state`)."""
-        return table_views.screen_state(self, alarms)
+    def screen_state(self, alarms: tuple[str, ...] = (),
+                     odds_provider: OddsProvider | None = None) -> ScreenState:
+        """What the TV shows now, with the service's ``alarms`` first; ``odds_provider``
+        works out the all-in odds (public; :func:`engine.table.views.screen_state`)."""
+        return table_views.screen_state(self, alarms, odds_provider)
 
     def seat_views(self) -> dict[int, SeatDisplayView]:
         """Seat -> what its display shows (:func:`engine.table.views.seat_views`)."""

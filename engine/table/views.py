@@ -15,7 +15,7 @@ from collections.abc import Mapping, Set
 from typing import Any, Protocol
 
 from engine.betting.hand import Hand
-from engine.betting.odds_view import odds_view
+from engine.betting.odds_view import OddsProvider, odds_view
 from engine.betting.seat_input import IDLE, SeatInput
 from engine.dealing.procedure import DealingProcedure
 from engine.tournament.tournament import Tournament
@@ -62,9 +62,12 @@ WHEEL_SECONDS = 15.0  #: how long the bonus wheel stays on the TV after it start
 SHOE_OFFLINE_ALARM = "Card shoe offline: deal by hand, the dealer keys in cards"
 
 
-def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenState:
+def screen_state(core: TableReading, alarms: tuple[str, ...] = (),
+                 odds_provider: OddsProvider | None = None) -> ScreenState:
     """What the TV shows (public; never an unrevealed hole card).  ``alarms``: the
-    service's own alarms (the journal), shown before the table's (the shoe offline)."""
+    service's own alarms (the journal), shown before the table's (the shoe offline);
+    ``odds_provider``: who works out the all-in odds (default: synchronously,
+    :func:`engine.betting.odds_view.spot_odds`)."""
     t = core.last_t
     table = None
     if core.proc is not None:
@@ -83,7 +86,7 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = ()) -> ScreenStat
         wheel = None
     odds = None
     if core.proc is not None and core.hand is not None:
-        odds = odds_view(core.hand, core.names())
+        odds = odds_view(core.hand, core.names(), provider=odds_provider)
     return ScreenState(clock=core.tournament.clock_view(t), table=table, ruling=ruling,
                        wheel=wheel, odds=odds,
                        offline=tuple(sorted(core.offline)), alarms=alarms,

@@ -70,9 +70,10 @@ def players(core: TableCore) -> list[dict[str, Any]]:
 
 def public_state(core: TableCore) -> dict[str, Any]:
     """The public document (``"type": "state"``); see docs/design/console.md."""
+    from engine.betting.odds_view import no_odds
     from engine.tournament.results import results
 
-    screen = core.screen_state()
+    screen = core.screen_state(odds_provider=no_odds)  # the page has no odds panel
     tour = core.tournament
     return {
         "type": "state", "role": "public", "table": core.settings.name,

@@ -8,7 +8,9 @@ betting closed, two or more live hands facing an all-in, hands tabled by Poker T
 One line per live hand: the name, its two cards, its chance to win the main pot outright
 and to tie for it, in percent with one decimal; then one line per side pot with each
 eligible hand's chance to win it.  The footer says how the odds were found: every runout
-enumerated, or (preflop) a seeded Monte Carlo.  Every text is at least 40 design pixels
+enumerated, or (preflop) a seeded Monte Carlo.  While the figures are being worked out
+(:attr:`engine.views.OddsView.pending`) the hands are shown without figures and the footer
+says "odds: working out".  Every text is at least 40 design pixels
 high (3.7 % of the screen's height).
 """
 
@@ -68,8 +70,9 @@ def _panel(cv: Canvas, view: OddsView, h: int, docked: bool) -> None:
     cv.panel(r, fill=PANEL, edge=ACCENT, radius=20, width=5)
     street = view.street.replace("preflop", "pre-flop").upper()
     cv.text(f"ALL IN \u2022 {street}", "bold", NOTE_SIZE, ACCENT, (x + 30, y + 20))
-    cv.text("WIN", "bold", NOTE_SIZE, MUTED, (x + PANEL_W - 260, y + 20), "topright")
-    cv.text("TIE", "bold", NOTE_SIZE, MUTED, (x + PANEL_W - 30, y + 20), "topright")
+    if not view.pending:
+        cv.text("WIN", "bold", NOTE_SIZE, MUTED, (x + PANEL_W - 260, y + 20), "topright")
+        cv.text("TIE", "bold", NOTE_SIZE, MUTED, (x + PANEL_W - 30, y + 20), "topright")
     names = {hand.seat: hand.name or f"Seat {hand.seat}" for hand in view.hands}
     leader = max((hand.win for hand in view.hands), default=Fraction(0))
     row = y + 90
@@ -79,6 +82,9 @@ def _panel(cv: Canvas, view: OddsView, h: int, docked: bool) -> None:
         colour = GREEN if hand.win == leader and leader > 0 else TEXT
         cv.text(safe_text(names[hand.seat], 24), "bold", TEXT_SIZE, colour,
                 (x + 150, row), max_width=PANEL_W - 600)
+        if view.pending:
+            row += LINE
+            continue
         cv.text(percent(hand.win), "bold", TEXT_SIZE, colour, (x + PANEL_W - 260, row),
                 "topright")
         cv.text(percent(hand.tie), "bold", TEXT_SIZE, MUTED, (x + PANEL_W - 30, row),
@@ -91,4 +97,6 @@ def _panel(cv: Canvas, view: OddsView, h: int, docked: bool) -> None:
                 max_width=PANEL_W - 60)
         row += LINE
     how = "every runout counted" if view.exact else "estimated from 120,000 boards"
+    if view.pending:
+        how = "odds: working out"
     cv.text(how, "sans", NOTE_SIZE, MUTED, (x + 30, y + h - (68 if docked else 56)))

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
+from engine.betting.odds_view import OddsProvider
 from engine.effects import Effect
 from engine.events import DealerButton, Event
 from engine.views import ScreenState, SeatDisplayView
@@ -65,8 +66,10 @@ class TableCore(Protocol):
         or None where the core has defaults of its own)."""
         ...
 
-    def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
-        """What the TV shows now (public), with the service's ``alarms`` among its own."""
+    def screen_state(self, alarms: tuple[str, ...] = (),
+                     odds_provider: OddsProvider | None = None) -> ScreenState:
+        """What the TV shows now (public), with the service's ``alarms`` among its own;
+        ``odds_provider`` works out the all-in odds (None: the core's own, synchronous)."""
         ...
 
     def seat_views(self) -> dict[int, SeatDisplayView]:

@@ -40,6 +40,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from engine.betting.odds_view import OddsProvider
 from engine.effects import Effect, ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
@@ -127,6 +128,9 @@ class ServiceLoop:
         #: ``overlay(screen) -> screen`` for the TV only (the console's pairing panel)
         self.tv_overlays: list[Callable[[ScreenState], ScreenState]] = []
         self._render_due = False  # an applied event's views, drawn after the observers
+        #: who works out the TV's all-in odds (None: the core, synchronously); the live
+        #: service sets a :class:`pi_app.service.odds_worker.OddsWorker`
+        self.odds_provider: OddsProvider | None = None
         start = journal.last_t if journal.last_t is not None else clock.now()
         self._tick_k = math.floor(start / self.tick_interval) + 1
         self.tick_journal_every = float(tick_journal_every)
@@ -345,7 +349,10 @@ class ServiceLoop:
     def screen_state(self) -> ScreenState:
         """The public screen now, built once by the core with the service's alarms."""
         source = self._display_core if self._display_core is not None else self.core
-        screen = source.screen_state(self.alarms)
+        if self.odds_provider is None:
+            screen = source.screen_state(self.alarms)
+        else:
+            screen = source.screen_state(self.alarms, odds_provider=self.odds_provider)
         for overlay in self.tv_overlays:
             screen = overlay(screen)
         return screen

@@ -37,6 +37,7 @@ from pi_app.service.journal import Journal
 from pi_app.service.journal_hands import check_histories
 from pi_app.service.loop import ServiceLoop
 from pi_app.service.notify import Notifier
+from pi_app.service.odds_worker import OddsWorker
 from pi_app.service.recovery import Recovered, recover
 
 if TYPE_CHECKING:
@@ -79,7 +80,11 @@ class Service:
         self.effects.shoe = devices.shoe_command
 
     def close(self) -> None:
-        """Final snapshot (if the journal is writable) and close the journal."""
+        """Stop the odds worker (if any), final snapshot (if the journal is writable) and
+        close the journal."""
+        stop = getattr(self.loop.odds_provider, "stop", None)
+        if stop is not None:
+            stop()
         try:
             self.loop.final_snapshot()
         finally:
@@ -217,8 +222,7 @@ def run_service(config: TableConfig | None = None, *,
     ``on_ready(service)`` is called right after READY=1 (tests, the simulator, the
     console); ``on_stop()`` first when stopping, before the devices and the journal close.
 
-    Raises:
-        the errors of :func:`build_service` (before anything is started).
+    Raises the errors of :func:`build_service` (before anything is started).
     """
     if notifier is None:
         notifier = Notifier.from_env() if (config is None or config.watchdog) else Notifier(None)
@@ -231,6 +235,7 @@ def run_service(config: TableConfig | None = None, *,
         settings = config.device_settings() if config is not None else DeviceSettings()
         wire = lambda put: wire_devices(settings, put)  # noqa: E731
     loop = service.loop
+    loop.odds_provider = OddsWorker(loop.call_soon)  # slow odds off the loop
     previous: dict[signal.Signals, Any] = {}
     if install_signal_handlers and threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):

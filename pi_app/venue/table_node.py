@@ -44,6 +44,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.betting.odds_view import no_odds
 from engine.events import VenueCommand
 from engine.views import ScreenState
 from pi_app.venue.messages import (
@@ -319,7 +320,7 @@ class TableNode:
             lines.append("Final table: waiting for the director" if waiting else "Final table")
         elif waiting:
             lines.append("Waiting for the director")
-        present = shown_players(screen or core.screen_state(), core.names())
+        present = shown_players(screen or core.screen_state(odds_provider=no_odds), core.names())
         for player, giver, taker in self.announced(present):
             lines.append(f"{player} moves to table {taker} after this hand"
                          if giver == self.table else f"{player} joins from table {giver}")
@@ -337,7 +338,7 @@ class TableNode:
     def public_view(self, core: Any) -> TablePublic:
         """The public view of ``core`` (a table in venue mode) to publish
         (:func:`public_body`), with the moves its TV announces (:meth:`announced`)."""
-        screen, seated = core.screen_state(), core.names()
+        screen, seated = core.screen_state(odds_provider=no_odds), core.names()
         return public_body(screen, level=core.tournament.clock.index, applied=core.venue.mark,
                            seated=seated, moves=self.announced(shown_players(screen, seated)),
                            planned=self.planned())

@@ -147,7 +147,8 @@ class FakeCore:
                 HandHistory(hand["number"], f"hand {hand['number']} winner {winner}\n",
                             private=False)]
 
-    def screen_state(self, alarms: tuple[str, ...] = ()) -> ScreenState:
+    def screen_state(self, alarms: tuple[str, ...] = (),
+                     odds_provider: object = None) -> ScreenState:
         s = self.s
         hand = s["hand"]
         seats = tuple(SeatPublic(seat=int(k), stack=v,
