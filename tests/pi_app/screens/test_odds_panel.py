@@ -64,6 +64,19 @@ def test_the_renderer_draws_the_panel_only_with_odds():
     assert set(shown.faces) <= public | tabled and tabled <= set(shown.faces)
 
 
+def test_the_pending_panel_shows_the_hands_and_no_figure():
+    full = view()
+    pending = replace(full, pots=(), exact=False, pending=True, hands=tuple(
+        replace(h, win=Fraction(0), tie=Fraction(0)) for h in full.hands))
+    cv = Canvas(pygame.Surface((1920, 1080)))
+    with record_texts() as drawn:
+        draw_odds(cv, pending)
+    texts = [t.text for t in drawn]
+    assert "odds: working out" in texts and not any("%" in t for t in texts)
+    assert "WIN" not in texts and len(texts) == 1 + 3 + 1  # header, names, footer
+    assert cv.faces == [c for h in HOLES for c in h]  # the same cards as the full panel
+
+
 def test_many_hands_are_cut_to_fit():
     many = replace(view(), hands=view().hands * 3)
     cv = Canvas(pygame.Surface((1920, 1080)))
