@@ -14,7 +14,8 @@ once ready, logs in to the venue's broker as the table's user
 * the table's night: with a new journal it joins the night of the director's first
   message that does not end its night (a journaled event: a restart keeps it), and its
   first connection drops what the broker kept for last night's session; a journal of a
-  night that is over, while another night runs, is said in one line (log and TV);
+  night that is over, while another night runs, is said in one line (log and TV), and a
+  running state of another night while its own runs is logged once and changes nothing;
 * the TV shows the director's clock and what the table waits for ("Waiting for the
   director", "Final table": TV overlays).
 
@@ -71,8 +72,10 @@ class VenueJoin:
             self.service.loop.put(self.table.join_event(item, self.service.clock.now()))
             return
         if isinstance(item, OtherNight):
-            log.error("venue: %s", self.table.on_other_night(item))
-            self.service.loop.call_soon(self._refresh)  # the TV says it now
+            line = self.table.on_other_night(item, self.service.core)
+            if line is not None:  # this table's night is over: said on the TV too
+                log.error("venue: %s", line)
+                self.service.loop.call_soon(self._refresh)
             return
         if not isinstance(item, Delivered):
             log.info("venue: %s", item)

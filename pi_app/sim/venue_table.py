@@ -12,8 +12,9 @@ is broken) and every report is acknowledged.
 
 A table with a new journal joins the night of the director's first message that does
 not end its night (journaled: a restart keeps it) and ignores every other night's; one
-whose journal is of a night that is over, started while another night runs, says so in
-one line (exit 2).  A table killed at any moment and started again with ``--resume``
+whose journal is of a night that is over (the table broken), started while another night
+runs, says so in one line (exit 2); one whose night runs logs the other night once and
+plays on.  A table killed at any moment and started again with ``--resume``
 recovers from its journal, reports ``resumed``, sends again the reports the director has not acknowledged,
 with the same ``seq``, and applies no command twice (its mark is in the journal).
 """
@@ -178,8 +179,10 @@ class VenueTableSim:
         t = max(self.sim.clock.now(), self.core.last_t)
         if isinstance(item, Joined):
             self.sim.loop.handle(self.table.join_event(item, t))
-        elif isinstance(item, OtherNight):  # one line, exit 2: act on neither night
-            raise VenueSimError(self.table.on_other_night(item))
+        elif isinstance(item, OtherNight):  # over: one line, exit 2; else play on
+            line = self.table.on_other_night(item, self.core)
+            if line is not None:
+                raise VenueSimError(line)
         elif isinstance(item, Delivered):
             event = self.table.on_delivered(item, t, time.monotonic())
             if event is not None:

@@ -6,10 +6,11 @@ The table's side of docs/design/venue-topics.md, over a :class:`pi_app.venue.nod
   message that does not end its night (the node decides, :class:`~pi_app.venue.node.Joined`):
   :meth:`TableNode.join_event` is the journaled ``join`` the loop applies before that
   message, so a restart keeps the night.  Until then nothing is sent.  Messages of
-  another night are dropped by the node; a running state of another night while this
-  table is on its own (:class:`~pi_app.venue.node.OtherNight`: the table's journal belongs
-  to a night that is over) is said in one line (:attr:`TableNode.conflict`, on the TV too)
-  and nothing of either night is acted on.
+  another night are dropped by the node; a running state of another night
+  (:class:`~pi_app.venue.node.OtherNight`) is said in one line: a table whose own night
+  is over (:meth:`TableNode.on_other_night`) says to start it with a new state folder
+  (:attr:`TableNode.conflict`, on the TV too) and acts on neither night; one whose night
+  still runs stays with it and plays on.
 * **Commands in.**  A command the node delivers (checked, once, in order) becomes a
   :class:`engine.events.VenueCommand` (:func:`command_event`) that the owner puts on the
   service's one queue: the loop journals it before the core applies it
@@ -226,9 +227,19 @@ class TableNode:
         return VenueCommand(t=t, sender=self.node.director, seq=0, kind="join",
                             body={"night": joined.night}, night=joined.night)
 
-    def on_other_night(self, other: OtherNight) -> str:
-        """The one line for a night that runs without this table (its journal is of night
-        ``other.mine``); kept in :attr:`conflict` for the TV."""
+    def on_other_night(self, other: OtherNight, core: Any) -> str | None:
+        """A running state of night ``other.night`` while this table is on ``other.mine``
+        (the node tells it once per night id).  Only a table whose own night is over (the
+        director said its winner, or ``core``'s journal has this table broken) is told to
+        start with a new state folder: that line is returned and kept in :attr:`conflict`
+        for the TV, and the owner acts on neither night.  A table whose night still runs
+        (another director on the same broker, a forged message) logs one line and goes
+        on with its night: None."""
+        v = getattr(core, "venue", None)
+        if not (self.finished or (v is not None and v.broken)):
+            log.warning("venue: another director runs night %s on this broker; table %d "
+                        "stays with night %s", other.night, self.table, other.mine)
+            return None
         self.conflict = (f"table {self.table}'s journal belongs to night {other.mine}, but "
                          f"the director runs night {other.night}: start this table with a "
                          f"new state folder (a new journal)")

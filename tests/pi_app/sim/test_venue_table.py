@@ -227,3 +227,39 @@ def test_a_table_on_a_night_that_is_over_says_so_in_one_line_while_another_runs(
     assert len(said) == 1 and NIGHT in said[0] and tonight in said[0], lines
     assert not any("Traceback" in ln for ln in lines)
     assert joined_nights(journal) == [NIGHT]  # it joined neither night again
+
+
+def test_a_running_state_of_another_night_during_the_tables_night_changes_nothing(venue):
+    """A second director on the same broker (or a forged message from the director's
+    user) publishes a running state of its own night: the table stays with its night,
+    says so once, and plays on (it never tells the operator to drop its journal)."""
+    from pi_app.venue.link import VenueLink
+    from pi_app.venue.messages import Envelope, VenueState, encode
+    from pi_app.venue.node import STATE_TOPIC
+
+    path, broker, director, tables, tmp = venue
+    tables.append(TableProcess(path, tmp / "t1.db", broker.url))
+    _draw(director)
+    first = _hand(director, 1)
+    director.acknowledge()
+    other = "20261202-00000000000000bb"
+    boss = VenueLink(broker.url, client_id="another", username="director",
+                     password=(path.parent / "secrets" / "director.password").read_text()
+                     .strip(), subscriptions=(), put=lambda _e: None).start()
+    assert boss.wait_connected(30)
+    for seq in (1, 2):  # twice: said once
+        forged = Envelope("director", seq, VenueState(0, (), (), (), (), (), 0, False),
+                          night=other)
+        assert boss.wait_acknowledged(boss.publish(STATE_TOPIC, encode(forged)), 30)
+    boss.close()
+    second = _hand(director, 2)
+    assert tables[0].proc.poll() is None  # still at its night
+    assert sum(_chips(second).values()) == sum(_chips(first).values())
+    director.acknowledge(finished=True)
+    summary = json.loads(tables[0].finish().splitlines()[-1])
+    assert summary["hands_played"] == 2
+    lines = tables[0].log.read_text().splitlines()
+    said = [ln for ln in lines if other in ln]
+    assert len(said) == 1 and "stays with night " + NIGHT in said[0], said
+    assert not any("new state folder" in ln for ln in lines)
+    assert joined_nights(tmp / "t1.db") == [NIGHT]
