@@ -224,7 +224,8 @@ class VenueCommand(Event):
     (:mod:`engine.table.venue`; docs/design/venue-topics.md): ``sender`` (the director's
     broker user name), ``seq`` (its number in the director's stream to this table, from
     1: the table applies each once, in order), ``kind`` (``seat``, ``move``, ``signal``,
-    ``level``, ``go``; ``join``, seq 0: the table joins the night in ``body["night"]``),
+    ``level``, ``go``; ``join``, seq 0: the table joins the night in ``body["night"]``;
+    ``over``, seq 0: that night's winner is known),
     ``body`` (the message's fields), ``for_hand`` (the table's hand it follows; None: any
     time) and ``night`` (the director's night id the message carried; "" in a journal
     written before nights were)."""

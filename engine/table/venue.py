@@ -19,7 +19,8 @@ owns who sits where, the level, the places and when the next hand is dealt.  Her
   player leaves with their chips: report ``moved``), ``signal`` ``break`` (everyone
   leaves, the table stops), ``hold`` (deal no more until ``go``), ``pause``/``resume``,
   ``level`` (blinds up next hand) and ``go``; ``join`` (seq 0) journals the night the table
-  joined, and a command of another night is refused.  A well-formed command that does not fit the
+  joined, ``over`` (seq 0) that the director said its winner, and a command of another
+  night is refused.  A well-formed command that does not fit the
   table (a stale hand, a taken seat, a player not here) is answered ``refused`` with the
   reason and changes nothing else; a malformed, forged or replayed one raises
   :class:`engine.table.venue_state.VenueCommandError` and changes nothing at all.
@@ -245,6 +246,8 @@ def apply_command(core: Any, ev: VenueCommand) -> list[Effect]:
         raise VenueCommandError(f"a command from {ev.sender!r:.30}, not from the director")
     if ev.kind == "join":
         return _join(v, check_body("join", ev.body)["night"])
+    if ev.kind == "over":
+        return _over(v, check_body("over", ev.body)["night"])
     if ev.night and v.night and ev.night != v.night:
         raise VenueCommandError(f"command {ev.seq} is of night {ev.night:.40}, this table "
                                 f"is on night {v.night}")
@@ -274,6 +277,16 @@ def _join(v: VenueState, night: str) -> list[Effect]:
                                 "with a new journal for a new night")
     v.night = night
     return [LogLine("INFO", f"venue: table {v.table} joins night {night}")]
+
+
+def _over(v: VenueState, night: str) -> list[Effect]:
+    """The director said the winner of ``night``, this table's: its night is over."""
+    if night != v.night:
+        raise VenueCommandError(f"night {night:.40} is not this table's ({v.night or 'none'})")
+    if v.over:
+        return []
+    v.over = True
+    return [LogLine("INFO", f"venue: night {night} is over for table {v.table}")]
 
 
 def _carry_out(core: Any, v: VenueState, ev: VenueCommand,

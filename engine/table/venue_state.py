@@ -85,13 +85,14 @@ BODIES: dict[str, dict[str, Check]] = {
               "ante": CHIPS},
     "go": {"hand": _whole(0, MAX_HAND)},
     "join": {"night": _night},
+    "over": {"night": _night},
 }
 
 
 def check_body(kind: str, body: Any) -> dict[str, Any]:
     """``body`` checked against the fields of command ``kind`` (the bodies of
     docs/design/venue-topics.md: ``seat``, ``move``, ``signal``, ``level``, ``go``; and
-    ``join``, the table's own record of the night it joined).
+    ``join`` and ``over``, the table's own records of the night it joined and of its end).
 
     Raises:
         VenueCommandError: an unknown kind, a missing or extra field, a value out of bounds.
@@ -124,6 +125,8 @@ class VenueState:
         report_seq: the ``seq`` of the last report.
         night: the night id the table joined ("" before its first director message):
             commands of another night are refused.
+        over: the director's state said this night's winner (journaled as ``over``, seq
+            0): a table started again on this journal knows its night is over.
     """
 
     table: int
@@ -138,6 +141,7 @@ class VenueState:
     outbox: list[dict[str, Any]] = field(default_factory=list)
     report_seq: int = 0
     night: str = ""
+    over: bool = False
 
     def report(self, kind: str, for_hand: int, body: Mapping[str, Any]) -> dict[str, Any]:
         """Add the next report to the outbox and return it."""

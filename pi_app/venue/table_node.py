@@ -201,6 +201,7 @@ class TableNode:
         self.director_state: VenueState | None = None
         #: the one line said when a night this table is not on runs (see the module)
         self.conflict: str | None = None
+        self._over_journaled = False
         self._lock = threading.Lock()
 
     @staticmethod
@@ -209,8 +210,10 @@ class TableNode:
 
     def on_delivered(self, d: Delivered, t: float, now: float) -> VenueCommand | None:
         """The event a delivered message makes (a command), or None after taking in the
-        director's state or clock.  ``t``: the table's event time; ``now``: its monotonic
-        clock (for the director's clock)."""
+        director's state or clock; the first state with this night's winner makes the
+        journaled ``over`` (seq 0), so a table started again on this journal knows its
+        night is over.  ``t``: the table's event time; ``now``: its monotonic clock (for
+        the director's clock)."""
         body = d.envelope.body
         if d.topic == command_topic(self.table):
             return command_event(d.envelope, t)
@@ -218,6 +221,10 @@ class TableNode:
             self.clock.sync(body, now)
         elif isinstance(body, VenueState):
             self.on_state(body)
+            if body.finished and not self._over_journaled:  # journaled: a restart knows
+                self._over_journaled = True
+                return VenueCommand(t=t, sender=self.node.director, seq=0, kind="over",
+                                    body={"night": d.envelope.night}, night=d.envelope.night)
         return None
 
     def join_event(self, joined: Joined, t: float) -> VenueCommand:
@@ -236,7 +243,7 @@ class TableNode:
         (another director on the same broker, a forged message) logs one line and goes
         on with its night: None."""
         v = getattr(core, "venue", None)
-        if not (self.finished or (v is not None and v.broken)):
+        if not (self.finished or (v is not None and (v.over or v.broken))):
             log.warning("venue: another director runs night %s on this broker; table %d "
                         "stays with night %s", other.night, self.table, other.mine)
             return None

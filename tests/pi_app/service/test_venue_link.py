@@ -37,6 +37,15 @@ def _start(config):
                             start_new_session=True)
 
 
+def _over_journaled(journal) -> bool:
+    import json
+    import sqlite3
+
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        return any(json.loads(d).get("kind") == "over"
+                   for (d,) in db.execute("SELECT data FROM events"))
+
+
 def _stop(proc):
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGTERM)
@@ -102,6 +111,11 @@ def test_a_live_table_of_a_night_that_is_over_says_so_once_while_another_runs(li
     cmd = director.seat("P01", 1, 9000, for_hand=0)
     assert director.answered(cmd).kind == "applied"
     director.acknowledge(finished=True)
+    journal = config.parent / "state" / "journal.db"
+    deadline = time.monotonic() + WAIT
+    while not _over_journaled(journal) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _over_journaled(journal)  # the table knows, from its journal, its night is over
     _stop(procs.pop())  # last night is over; tonight's director has started
     tonight = "20261202-00000000000000bb"
     boss = VenueLink(broker.url, client_id="tonight", username="director", password=password,

@@ -329,7 +329,48 @@ def test_a_journal_of_another_night_says_so_in_one_line_on_the_tv_too():
     from pi_app.venue.node import OtherNight
 
     core = _core()
+    core.venue.over = True  # its night is over (journaled: see the test below)
     table = TableNode(FakeNode(), 1)
-    line = table.on_other_night(OtherNight("20261202-aaaaaaaaaaaaaaaa", NIGHT))
-    assert "\n" not in line and NIGHT in line and "new state folder" in line
+    line = table.on_other_night(OtherNight("20261202-aaaaaaaaaaaaaaaa", NIGHT), core)
+    assert line is not None and "\n" not in line and NIGHT in line and "new state folder" in line
     assert table.banner_words(core) == line
+
+
+def test_the_end_of_the_tables_night_is_journaled_and_decides_what_another_night_means():
+    """The first state with this night's winner makes a journaled ``over`` (once); a
+    table restarted on that journal is told to start anew when another night runs, one
+    whose night still runs is not (it stays with its night)."""
+    from engine.table.venue_state import VenueCommandError
+    from pi_app.venue.node import STATE_TOPIC, Delivered, Joined, OtherNight
+
+    core = _core()
+    table = TableNode(FakeNode(), 1)
+    core.apply(table.join_event(Joined(NIGHT), core.last_t + 1))
+    _seated(core)
+    other = OtherNight("20261202-00000000000000bb", NIGHT)
+    assert table.on_other_night(other, core) is None and table.conflict is None  # runs
+    running = Envelope("director", 2, VenueState(1, (), (), (), ((1, 0),), (), 0, False),
+                       night=NIGHT)
+    assert table.on_delivered(Delivered(STATE_TOPIC, running, True), core.last_t, 0.0) is None
+    won = Envelope("director", 3, VenueState(2, (), (), (("Bob", 1),), ((1, 0),), (), 0, True),
+                   night=NIGHT)
+    over = table.on_delivered(Delivered(STATE_TOPIC, won, False), core.last_t + 1, 0.0)
+    assert over is not None and over.kind == "over" and over.seq == 0
+    assert event_from_dict(event_to_dict(over)) == over  # journaled as it is
+    assert table.on_delivered(Delivered(STATE_TOPIC, won, True), core.last_t, 0.0) is None
+    core.apply(over)
+    restarted = TableCore.restore(core.snapshot())
+    assert restarted.venue.over and restarted.venue.mark == 3  # no command applied
+    fresh = TableNode(FakeNode(), 1)  # the node of the restarted table: nothing seen yet
+    line = fresh.on_other_night(other, restarted)
+    assert line is not None and "new state folder" in line and fresh.conflict == line
+    wrong = _over(restarted, "20261130-ffffffffffffffff")
+    with pytest.raises(VenueCommandError, match="not this table's"):
+        restarted.apply(wrong)
+
+
+def _over(core, night):
+    from engine.events import VenueCommand
+
+    return VenueCommand(t=core.last_t + 1, sender="director", seq=0, kind="over",
+                        body={"night": night}, night=night)
