@@ -195,12 +195,17 @@ class Simulation:
         made = core.settings
         if made != self._resumable(opts, made):
             raise SimError(
-                f"{journal} holds a run of '{made.structure}' with seed {made.seed} and "
+                f"{journal} holds a run of '{made.structure}' with seed "
+                f"{made.seed - self.seed_offset} and "
                 f"other options than these: resume it with the --preset, --seed and "
                 f"--players it was started with (or start a new journal)")
 
-    def __init__(self, opts: SimOptions, settings: TableSettings | None = None) -> None:
+    def __init__(self, opts: SimOptions, settings: TableSettings | None = None,
+                 seed_offset: int = 0) -> None:
+        """``seed_offset``: what the caller added to the seed its user gave (a venue
+        table's number), taken off again when an error names the seed."""
         self.opts = opts
+        self.seed_offset = seed_offset
         self.settings = settings or settings_for(opts)
         self.late = (opts.late if opts.late is not None
                      else default_late_entries(opts.preset, opts.players))

@@ -86,7 +86,7 @@ class VenueTableSim:
         self.sim = Simulation(SimOptions(preset=self.venue.structure, players=tab.seats,
                                          seed=opts.seed + opts.table, journal=opts.journal,
                                          resume=opts.resume, late=(), name=tab.name),
-                              settings)
+                              settings, seed_offset=opts.table)
         self.inbox: queue.Queue[Any] = queue.Queue()
         core = self.sim.core
         assert core.venue is not None

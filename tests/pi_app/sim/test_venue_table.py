@@ -263,3 +263,17 @@ def test_a_running_state_of_another_night_during_the_tables_night_changes_nothin
     assert len(said) == 1 and "stays with night " + NIGHT in said[0], said
     assert not any("new state folder" in ln for ln in lines)
     assert joined_nights(tmp / "t1.db") == [NIGHT]
+
+
+def test_a_resume_with_another_seed_names_the_seed_the_table_was_started_with(tmp_path):
+    from pi_app.sim.simulator import SimError
+    from pi_app.sim.venue_table import VenueTableOptions, VenueTableSim
+
+    path, _users = write_venue(tmp_path / "venue")
+    journal = str(tmp_path / "t2.db")
+    VenueTableSim(VenueTableOptions(table=2, config=str(path), seed=7, journal=journal,
+                                    broker="mqtt://127.0.0.1:9")).sim.close()
+    with pytest.raises(SimError) as err:
+        VenueTableSim(VenueTableOptions(table=2, config=str(path), seed=8, journal=journal,
+                                        broker="mqtt://127.0.0.1:9", resume=True))
+    assert "with seed 7 " in str(err.value) and "seed 9" not in str(err.value)
