@@ -34,7 +34,7 @@ from pi_app.sim.policy import next_step
 from pi_app.sim.simulator import SimOptions, Simulation, _StopOnSignal
 from pi_app.venue.config import VenueConfig, load_venue, read_password
 from pi_app.venue.link import LinkStatus
-from pi_app.venue.messages import MessageError
+from pi_app.venue.messages import MessageError, VenueState
 from pi_app.venue.node import Delivered, Joined, OtherNight, Presence, VenueNode
 from pi_app.venue.table_node import TableNode, node_options
 
@@ -138,13 +138,34 @@ class VenueTableSim:
         director's retained state to learn what it acknowledged, then send the rest."""
         if not self.opts.resume:
             return
+        until = time.monotonic() + STATE_WAIT
+        early = self._first_state(until)  # a night that is over stops here: nothing written
         loop = self.sim.loop
         loop.handle(DealerCommand(t=self.core.last_t, command="restarted",
                                   args={"policy": "paused"}))
-        until = time.monotonic() + STATE_WAIT
+        for item in early:
+            self._take(item)
         while self.table.acked is None and time.monotonic() < until:
             self._take_messages(block=True)
         self._holding = False
+
+    def _first_state(self, until: float) -> list[Any]:
+        """Before a restart is journaled: what arrives until the director's state (at
+        most until ``until``), kept to be taken after it; another night is taken at once
+        (a table whose night is over stops there, its journal untouched)."""
+        early: list[Any] = []
+        while time.monotonic() < until:
+            try:
+                item = self.inbox.get(timeout=IDLE_WAIT)
+            except queue.Empty:
+                continue
+            if isinstance(item, OtherNight):
+                self._take(item)
+                continue
+            early.append(item)
+            if isinstance(item, Delivered) and isinstance(item.envelope.body, VenueState):
+                break
+        return early
 
     def _can_play(self) -> bool:
         core, v = self.core, self.core.venue

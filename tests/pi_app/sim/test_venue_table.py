@@ -51,6 +51,13 @@ def _hand(director: TestDirector, hand: int):
     return director.wait("hand_finished", hand=hand)
 
 
+def _records(journal) -> int:
+    import sqlite3
+
+    with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+        return int(db.execute("SELECT count(*) FROM events").fetchone()[0])
+
+
 def _chips(finished) -> dict[str, int]:
     return dict(finished.body.chips)
 
@@ -219,6 +226,7 @@ def test_a_table_on_a_night_that_is_over_says_so_in_one_line_while_another_runs(
                        night=tonight)
     assert boss.wait_acknowledged(boss.publish(STATE_TOPIC, encode(running), retain=True), 30)
     boss.close()
+    before = _records(journal)
     again = TableProcess(path, journal, broker.url, resume=True)
     tables.append(again)
     assert again.proc.wait(timeout=60) == 2
@@ -227,6 +235,7 @@ def test_a_table_on_a_night_that_is_over_says_so_in_one_line_while_another_runs(
     assert len(said) == 1 and NIGHT in said[0] and tonight in said[0], lines
     assert not any("Traceback" in ln for ln in lines)
     assert joined_nights(journal) == [NIGHT]  # it joined neither night again
+    assert _records(journal) == before  # refused: not even a restart is journaled
 
 
 def test_a_running_state_of_another_night_during_the_tables_night_changes_nothing(venue):
