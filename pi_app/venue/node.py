@@ -65,6 +65,7 @@ from pi_app.venue.messages import (
 log = logging.getLogger(__name__)
 
 RESEND_SECONDS = 3.0  #: how often what is not acknowledged is published again
+SAID_KEEP = 4096  #: replays remembered so that each is logged once
 
 _PRESENCE = re.compile(re.escape(ROOT) + r"/presence/([A-Za-z0-9][A-Za-z0-9_.-]{0,31})")
 
@@ -165,6 +166,7 @@ class VenueNode:
         self.night = None if night is None else check_night(night)
         self.joins = joins
         self._other_nights: set[str] = set()  # night ids already logged
+        self._said: dict[str, None] = {}  # replays already logged, oldest first
         self.director = director
         self.tables = dict(tables)
         self.put = put
@@ -298,12 +300,25 @@ class VenueNode:
         if joined:
             log.info("venue: %s joins night %s (from %s)", self.username, env.night,
                      msg.topic)
-        if not due and reason:
+        if not due and reason and self._first_time(reason):
             # held (its turn comes) or a retained copy on a new subscription: normal
             level = logging.INFO if "held" in reason or msg.retained else logging.WARNING
             log.log(level, "venue: nothing applied from %s: %s", msg.topic, reason)
         for e in due:
             self.put(Delivered(msg.topic, e, msg.retained))
+
+    def _first_time(self, reason: str) -> bool:
+        """Whether ``reason`` is said now: a replay of one message is said once, however
+        many copies come (a sender resends until acknowledged), the last
+        :data:`SAID_KEEP` replays remembered."""
+        if not reason.startswith("a replay of"):
+            return True
+        if reason in self._said:
+            return False
+        self._said[reason] = None
+        while len(self._said) > SAID_KEEP:
+            del self._said[next(iter(self._said))]
+        return True
 
     def _other_night(self, topic: str, env: Envelope) -> None:
         """A message of another night (under the inbox's lock): dropped, logged once per
