@@ -78,45 +78,23 @@ def evaluate_value(cards: Sequence[Card]) -> int:
     return rank
 
 
-_IDS = frozenset(range(52))  # Card.id: 0..51
-
-
-def evaluate_showdown(board: Sequence[int], holes: Sequence[Sequence[int]]) -> list[int]:
-    """The phevaluator value (1 best .. 7462 worst) of each player's seven cards at a
-    showdown: the five ``board`` card ids (:attr:`engine.cards.Card.id`, ints 0..51) with
-    each of ``holes`` (two card ids a player), in the order given.  The whole showdown is
-    checked once, before any evaluation (the counts, no card twice on the board and in
-    all the hands, every id a card's), then each value is one native call with the board
-    unpacked once: close to the native call's own cost per player
-    (``bench/bench_engine.py``).  :func:`evaluate_value` is the checked call for one hand.
-
-    Raises:
-        InvalidCardError: not five board cards, a hand not of two cards, a card twice, or
-            an id that is not a card's (nothing is returned).
+def showdown_values(board: Sequence[Card], holes: Sequence[Sequence[Card]]) -> list[int]:
+    """The phevaluator value (1 best .. 7462 worst) of each of ``holes`` (two cards a
+    player) with the five ``board`` cards, in the order given: one native call a hand,
+    the board's ids unpacked once.  Internal to the engine's showdown
+    (:func:`engine.betting.showdown.award_pots`), and unchecked: it relies on the deal's
+    guarantee that a hand at its showdown holds five board cards and two hole cards a
+    live player, all :class:`~engine.cards.Card` (ids 0..51), no card twice.  The hand
+    refuses any other card as it is dealt (``Hand.deal_hole``, ``Hand.burn`` and
+    ``Hand.deal_board``: ``Hand._card_error``, in ``engine/betting/hand.py``), after the
+    dealing procedure has checked each card from the shoe or the keypad against the
+    deck's registry and the cards already out (``CardFlow._on_card``); tested in
+    ``tests/engine/betting/test_showdown.py``.  Cards from outside (a user, a file)
+    go through the checked :func:`evaluate_value`.
     """
-    if len(board) != 5 or set(map(len, holes)) - {2}:
-        _refuse(board, holes)
-    seen = set(board)
-    seen.update(*holes)
-    if len(seen) != 5 + 2 * len(holes) or not seen <= _IDS or set(map(type, seen)) - {int}:
-        _refuse(board, holes)
-    b0, b1, b2, b3, b4 = board
-    ev = _pheval.evaluate_7cards
-    return [ev(a, b, b0, b1, b2, b3, b4) for a, b in holes]
-
-
-def _refuse(board: Sequence[int], holes: Sequence[Sequence[int]]) -> None:
-    """Raises InvalidCardError saying what is wrong with a showdown's card ids."""
-    if len(board) != 5:
-        raise InvalidCardError(f"a showdown needs 5 board cards, got {len(board)}")
-    counts = [len(h) for h in holes]
-    if set(counts) - {2}:
-        raise InvalidCardError(f"each hand at a showdown holds 2 cards, got {counts}")
-    ids = [*board, *(i for h in holes for i in h)]
-    bad = [i for i in ids if type(i) is not int or i not in _IDS]
-    if bad:
-        raise InvalidCardError(f"card ids are ints 0..51, got {bad[:3]}")
-    raise InvalidCardError("a card appears twice at the showdown")
+    b0, b1, b2, b3, b4 = board[0].id, board[1].id, board[2].id, board[3].id, board[4].id
+    ev = evaluate_7_ids
+    return [ev(a.id, b.id, b0, b1, b2, b3, b4) for a, b in holes]
 
 
 @dataclass(frozen=True, order=False)

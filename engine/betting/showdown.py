@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from engine.betting.pots import build_pots, split_pot
 from engine.cards import Card
-from engine.evaluation import evaluate_showdown
+from engine.evaluation import showdown_values
 
 #: one awarded pot: (amount, eligible positions, ((position, chips), ...))
 Award = tuple[int, list[int], list[tuple[int, int]]]
@@ -30,13 +30,15 @@ def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
                odd_chip: int) -> list[Award]:
     """Award every pot (:func:`engine.betting.pots.build_pots`) to the best hand among its
     eligible ``live`` positions; a split pot is shared in ``odd_chip`` units, the odd
-    chips in TDA 20-A order (:func:`engine.betting.pots.split_pot`)."""
+    chips in TDA 20-A order (:func:`engine.betting.pots.split_pot`).  ``hole`` and
+    ``board`` are the hand's dealt cards, which the deal has checked (five board cards, two
+    a live position, no card twice): they are evaluated unchecked
+    (:func:`engine.evaluation.showdown_values`)."""
     contenders = [j for j in range(len(live)) if live[j]]
     values: dict[int, int] = {}
-    if len(contenders) > 1:  # one batch: the cards checked once, one native call a hand
-        values = dict(zip(contenders, evaluate_showdown(
-            [c.id for c in board], [(hole[j][0].id, hole[j][1].id) for j in contenders]),
-            strict=True))
+    if len(contenders) > 1:  # the dealt cards, checked as they were dealt: one native call a hand
+        values = dict(zip(contenders, showdown_values(board, [hole[j] for j in contenders]),
+                          strict=True))
     awards: list[Award] = []
     for amount, elig in build_pots(committed, live, dead):
         if len(elig) == 1:

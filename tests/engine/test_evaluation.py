@@ -10,7 +10,7 @@ from engine import evaluation
 from engine.betting.hand import Hand, HandConfig
 from engine.cards import ALL_CARDS, parse_cards
 from engine.errors import InvalidCardError
-from engine.evaluation import describe_against, evaluate, evaluate_showdown, evaluate_value
+from engine.evaluation import describe_against, evaluate, evaluate_value, showdown_values
 
 
 def test_kicker_named_only_where_it_decides():
@@ -44,30 +44,27 @@ def test_showdown_view_names_the_kickers():
     assert words == {2: "One Pair, Kings, Ace kicker", 1: "One Pair, Kings, Queen kicker"}
 
 
-@given(st.permutations(range(52)), st.integers(0, 9))
-def test_a_showdown_batch_gives_each_hand_its_checked_single_value(deck, players):
-    """evaluate_showdown (the engine's showdown: checked once, one native call a hand)
-    gives each hand what the checked single call gives its seven cards."""
-    board, holes = deck[:5], [tuple(deck[5 + 2 * i:7 + 2 * i]) for i in range(players)]
-    values = evaluate_showdown(board, holes)
-    assert values == [evaluate_value([ALL_CARDS[i] for i in (*h, *board)]) for h in holes]
+@given(st.permutations(ALL_CARDS), st.integers(0, 9))
+def test_the_unchecked_showdown_gives_each_hand_its_checked_single_value(deck, players):
+    """showdown_values (the engine's showdown: the dealt cards, unchecked, one native call
+    a hand) gives each hand what the checked single call gives its seven cards."""
+    board, holes = deck[:5], [deck[5 + 2 * i:7 + 2 * i] for i in range(players)]
+    values = showdown_values(board, holes)
+    assert values == [evaluate_value([*h, *board]) for h in holes]
 
 
-@pytest.mark.parametrize(("board", "holes", "words"), [
-    ([0, 1, 2, 3, 4], [(5, 6), (6, 7)], "twice"),  # the same card in two hands
-    ([0, 1, 2, 3, 4], [(4, 6), (7, 8)], "twice"),  # a hand's card on the board
-    ([0, 1, 2, 3], [(5, 6), (7, 8)], "5 board cards"),
-    ([0, 1, 2, 3, 4, 9], [(5, 6), (7, 8)], "5 board cards"),
-    ([0, 1, 2, 3, 4], [(5, 6, 9), (7,)], "2 cards"),  # the right total, the wrong hands
-    ([0, 1, 2, 3, 4], [(5, 6), (7, 52)], "0..51"),
-    ([0, 1, 2, 3, 4], [(5, 6), (7, -1)], "0..51"),
-    ([0, 1, 2, 3, 4], [(5, 6), (7, 8.0)], "0..51"),
-])
-def test_a_bad_showdown_is_refused_before_anything_is_evaluated(board, holes, words,
-                                                                 monkeypatch):
+def test_the_unchecked_showdown_is_one_native_call_a_hand_in_the_order_given(monkeypatch):
     calls: list[tuple[int, ...]] = []
-    monkeypatch.setattr(evaluation._pheval, "evaluate_7cards",
-                        lambda *ids: calls.append(ids) or 1, raising=True)
-    with pytest.raises(InvalidCardError, match=words) as refused:
-        evaluate_showdown(board, holes)
-    assert isinstance(refused.value, ValueError) and calls == []
+    monkeypatch.setattr(evaluation, "evaluate_7_ids",
+                        lambda *ids: calls.append(ids) or len(calls))
+    board = parse_cards("2c7d9hJsKd")
+    holes = [parse_cards("AcAd"), parse_cards("KhKs"), parse_cards("3c4c")]
+    assert showdown_values(board, holes) == [1, 2, 3]
+    assert calls == [tuple(c.id for c in (*h, *board)) for h in holes]
+
+
+@pytest.mark.parametrize("cards", ["AsKs", "AsKsQsJsTs9s8s7s", "AsAsKsQsJs"])
+def test_the_checked_call_refuses_cards_from_outside(cards):
+    with pytest.raises(InvalidCardError) as refused:
+        evaluate_value(parse_cards(cards))
+    assert isinstance(refused.value, ValueError)

@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.betting import showdown
+from engine.betting.hand import Hand, HandConfig
 from engine.betting.showdown import award_pots, showdown_order
-from engine.cards import parse_cards
+from engine.cards import ALL_CARDS, Card, parse_cards
+from engine.errors import IllegalActionError
+from engine.evaluation import evaluate_value, showdown_values
 
 
 def test_the_order_starts_at_the_aggressor_and_skips_folded_positions():
@@ -25,3 +35,65 @@ def test_a_tie_splits_the_pot_in_the_smallest_chip():
     hole = [parse_cards("2c 3d"), parse_cards("4h 5h")]
     awards = award_pots([50, 50], [True, True], 25, hole, board, 25)
     assert awards == [(125, [0, 1], [(0, 75), (1, 50)])]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seats=st.integers(2, 10), offered=st.lists(st.integers(0, 51), max_size=80),
+       seed=st.integers(0, 2**32 - 1))
+def test_a_dealt_showdown_holds_five_board_cards_two_a_hand_and_no_card_twice(
+        seats, offered, seed):
+    """The guarantee :func:`engine.evaluation.showdown_values` relies on, unchecked: the
+    dealer offers cards with repeats (``offered``, then a shuffled deck so the deal can
+    finish); the hand takes a card only where one is due and new, and what reaches the
+    showdown's evaluation is five board cards and two hole cards a live hand, every one a
+    Card (ids 0..51) and none twice; the values are those of the checked call."""
+    rng = random.Random(seed)
+    deck = list(ALL_CARDS)
+    rng.shuffle(deck)
+    stream = iter([ALL_CARDS[i] for i in offered] + deck)
+    seen: list[tuple[tuple[Card, ...], list[tuple[Card, ...]], list[int]]] = []
+
+    def watched(board, holes):
+        values = showdown_values(board, holes)
+        seen.append((tuple(board), [tuple(h) for h in holes], values))
+        return values
+
+    h = Hand(HandConfig(stacks={s: rng.randint(1, 400) for s in range(1, seats + 1)},
+                        button=1, small_blind=5, big_blind=10))
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(showdown, "showdown_values", watched)
+        _play_to_the_end(h, stream, rng)
+    assert h.is_complete
+    for board, holes, values in seen:
+        ids = [c.id for c in board] + [c.id for hole in holes for c in hole]
+        assert len(board) == 5 and all(len(hole) == 2 for hole in holes) and len(holes) >= 2
+        assert all(type(c) is Card for c in (*board, *(c for hole in holes for c in hole)))
+        assert len(set(ids)) == len(ids) and set(ids) <= set(range(52))
+        assert values == [evaluate_value([*hole, *board]) for hole in holes]
+
+
+def _play_to_the_end(h: Hand, stream, rng: random.Random) -> None:
+    """Deals each due card from ``stream`` (a card the hand refuses is passed over, and
+    changes nothing), acts at random (mostly calls, so most hands reach a showdown) and
+    shows every hand at the showdown."""
+    while not h.is_complete:
+        due = h.next_deal()
+        if due is not None:
+            card = next(stream)
+            deal = {"hole": lambda c, s=due[1]: h.deal_hole(s, c), "burn": h.burn,
+                    "board": h.deal_board}[due[0]]
+            try:
+                deal(card)
+            except IllegalActionError:
+                assert h.next_deal() == due
+        elif h.actor is not None:
+            la = h.legal_actions()
+            r = rng.random()
+            if r < 0.05:
+                h.fold()
+            elif r < 0.2 and la.max_raise_to is not None:
+                h.bet_or_raise_to(la.max_raise_to)
+            else:
+                h.check_or_call()
+        else:
+            h.show(h.showdown_pending[0])
