@@ -69,13 +69,15 @@ class Service:
     def attach(self, devices: Devices, *, screen: Callable[[ScreenState], Any] | None = None,
                seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None) -> None:
         """Send the loop's views and effects to ``devices``.  ``screen``/``seats`` stand
-        in for the devices' TV and seat displays (the simulator's pictures wrap them).
-        A screen is handed over when it looks different (:func:`pi_app.screens.screen_key`)."""
+        in for the devices' TV and seat displays (the simulator's pictures wrap them);
+        with neither given nor wired, the loop builds no view.  A screen is handed over when it looks different (:func:`pi_app.screens.screen_key`)."""
         from pi_app.screens import screen_key
 
         self.loop.changes = ViewChanges(screen_key)
-        self.loop.tv = screen or devices.show_screen
-        self.loop.seats = seats or devices.show_seats
+        # No TV and no seat display: no view is built (a headless table builds none).
+        self.loop.tv = screen or (devices.show_screen if devices.tv is not None else None)
+        self.loop.seats = seats or (devices.show_seats if devices.displays is not None
+                                    else None)
         self.effects.sound = devices.play
         self.effects.shoe = devices.shoe_command
 

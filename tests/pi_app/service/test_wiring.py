@@ -90,3 +90,37 @@ def test_a_journal_with_a_torn_last_record_is_read_again_to_drop_it(tmp_path, mo
         assert again.recovered.torn is not None and again.journal.last_seq == last
     finally:
         again.close()
+
+
+def test_a_table_with_no_tv_and_no_seat_display_builds_no_view(tmp_path, monkeypatch):
+    """A headless table (no TV, no seat display wired) does not build the screen or the seat
+    views after each event (they cost more than the event itself); a wired TV still gets
+    every changed screen."""
+    from pi_app.service.devices import Devices
+
+    settings = TableSettings(players={1: "Ann", 2: "Bob", 3: "Cy"}, seed=4)
+    built: list[str] = []
+    real_screen, real_seats = TableCore.screen_state, TableCore.seat_views
+    monkeypatch.setattr(TableCore, "screen_state",
+                        lambda self, *a, **k: built.append("screen") or real_screen(self, *a, **k))
+    monkeypatch.setattr(TableCore, "seat_views",
+                        lambda self, *a, **k: built.append("seats") or real_seats(self, *a, **k))
+    for with_tv in (False, True):
+        built.clear()
+        svc = build_service(None, journal_path=tmp_path / f"j{with_tv}.db",
+                            core_factory=lambda: TableCore.new(settings), clock=VirtualClock())
+        devices = Devices()
+        drawn: list[object] = []
+        if with_tv:
+            devices.tv = type("TV", (), {"render": lambda _s, state, d=drawn: d.append(state),
+                                         "pump": lambda _s: None})()
+        svc.attach(devices)
+        try:
+            for _ in range(30):
+                svc.loop.handle(step_event(next_step(svc.loop.core, seed=4), svc.loop.core))
+        finally:
+            svc.close()
+        if with_tv:
+            assert "screen" in built and drawn and "seats" not in built
+        else:
+            assert built == [] and drawn == []
