@@ -212,17 +212,29 @@ class VenueNode:
             MessageError: a field out of bounds, or no night joined yet (nothing is
                 published or kept).
         """
+        payload = self.send_on_connect(topic, seq, body, for_hand)
+        return self.link.publish(topic, payload, retain=is_latest_topic(topic))
+
+    def send_on_connect(self, topic: str, seq: int, body: Any,
+                        for_hand: int | None = None) -> bytes:
+        """:meth:`send`, but published only when the link connects (:meth:`resend`, in
+        the order kept): for a node not started yet, whose first connection then
+        publishes it once (a publish made before it would go out twice: paho's queue,
+        then the resend).  Returns the payload kept.
+
+        Raises:
+            MessageError: as :meth:`send`.
+        """
         if self.night is None:
             raise MessageError(f"{self.username} has not joined a night yet: nothing is sent")
         payload = encode(Envelope(self.username, seq, body, for_hand, night=self.night))
-        latest = is_latest_topic(topic)
         with self._out_lock:
-            if latest:
+            if is_latest_topic(topic):
                 self._latest[topic] = payload
             else:
                 self._outbox.setdefault(topic, {})[seq] = payload
                 self._sent_at[(topic, seq)] = time.monotonic()
-        return self.link.publish(topic, payload, retain=latest)
+        return payload
 
     def acknowledge(self, topic: str, seq: int) -> None:
         """The receiver applied every message up to ``seq`` on ``topic``: forget them."""
@@ -254,11 +266,13 @@ class VenueNode:
 
     def resend(self) -> int:
         """Publish again every message not acknowledged (in order) and the latest of each
-        retained topic; returns how many.  Called by itself whenever the link connects."""
+        retained topic (in the order the topics were first sent: a state, which a table
+        joins, before the clock, which it does not); returns how many.  Called by itself
+        whenever the link connects."""
         with self._out_lock:
             due = [(t, p, False) for t, kept in sorted(self._outbox.items())
                    for _s, p in sorted(kept.items())]
-            due += [(t, p, True) for t, p in sorted(self._latest.items())]
+            due += [(t, p, True) for t, p in self._latest.items()]  # as first sent
         for topic, payload, retain in due:
             self.link.publish(topic, payload, retain=retain)
         return len(due)

@@ -7,9 +7,9 @@ is last night's) and publishes its retained ``director/state`` (no table seated,
 winner: a night that runs, so a table with a new journal joins it) and ``director/clock``
 (the first level, stopped).  Last night's retained state, which still runs when that
 night was abandoned, is so replaced before any table can take it (docs/venue.md,
-"Between nights").  Both go out as message :data:`REGISTRATION_SEQ` of their stream: the
-director's own state and clock, after the start, are numbered above it
-(:class:`pi_app.venue.director.Director`).
+"Between nights").  Both go out once, when the node connects, as message
+:data:`REGISTRATION_SEQ` of their stream: the director's own state and clock, after the
+start, are numbered above it (:class:`pi_app.venue.director.Director`).
 """
 
 from __future__ import annotations
@@ -42,9 +42,11 @@ def announce_night(venue: VenueConfig, journal: DirectorJournal) -> VenueNode:
                      tables={t.number: t.username for t in venue.tables}, subscriptions=(),
                      put=lambda _event: None, ca_file=venue.ca_file, night=night,
                      clean_start=fresh)
-    node.send(STATE_TOPIC, REGISTRATION_SEQ,
-              messages.VenueState(0, (), (), (), (), (), 0, False))
+    # kept for the connection, which publishes them once (sent now, they would go out
+    # again on connect: a replay logged by every table)
+    node.send_on_connect(STATE_TOPIC, REGISTRATION_SEQ,
+                         messages.VenueState(0, (), (), (), (), (), 0, False))
     if levels:
-        node.send(CLOCK_TOPIC, REGISTRATION_SEQ,
-                  messages.Clock(levels[0][0], False, levels[0][4]))
+        node.send_on_connect(CLOCK_TOPIC, REGISTRATION_SEQ,
+                             messages.Clock(levels[0][0], False, levels[0][4]))
     return node.start()
