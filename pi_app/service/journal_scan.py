@@ -17,9 +17,11 @@ chained checksums verified, and the comparison with the high-water mark
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass, field
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -28,10 +30,14 @@ from pi_app.service.journal_files import (
     JournalCorruptError,
     JournalLossError,
     JournalNewerError,
-    chain,
     checksum,
 )
 from pi_app.service.journal_mark import Mark, MarkError, mark_path, read_mark
+
+#: records read from the journal at a time (one query; a night's journal is read in a few)
+_BATCH = 4096
+#: the C JSON scanner ``json.loads`` ends in, called straight (``JSONDecoder.scan_once``)
+_SCAN_ONCE = json.JSONDecoder().scan_once
 
 
 @dataclass(frozen=True)
@@ -74,8 +80,8 @@ class ScanResult:
 class _Events:
     events: list[tuple[int, Event]]
     last_chain: str
-    chains: dict[int, str]
     rows_end: int  # the highest seq stored
+    marked: str | None = None  # the chain value of the record the mark names, when read
     torn: TornRecord | None = None
     bad: tuple[int, str] | None = None  # (seq, what) of the first damaged/missing record
 
@@ -95,37 +101,81 @@ def _newest_snapshot(con: sqlite3.Connection, path: Path) -> tuple[int, dict[str
                               "was not changed")
 
 
-def _read_events(con: sqlite3.Connection, path: Path, after: int, prev: str) -> _Events:
+def _read_events(con: sqlite3.Connection, path: Path, after: int, prev: str,
+                 marked: int | None) -> _Events:
     """The verified events after ``after`` (``prev``: the chain value of record
-    ``after``), with the chain value of each."""
-    rows = con.execute("SELECT seq, data, checksum FROM events WHERE seq > ? ORDER BY seq",
-                       (after,)).fetchall()
-    out = _Events([], prev, {after: prev}, rows[-1][0] if rows else after)
+    ``after``), read in one query, ``_BATCH`` records at a time, with the chain value of
+    record ``marked`` when it is ``after`` or among them (the record the high-water mark
+    names).  Stops at the first record missing, damaged or torn (told in the result)."""
+    top = con.execute("SELECT max(seq) FROM events WHERE seq > ?", (after,)).fetchone()[0]
+    out = _Events([], prev, after if top is None else top)
+    if marked == after:
+        out.marked = prev
+    cur = con.execute("SELECT seq, data, checksum FROM events WHERE seq > ? ORDER BY seq",
+                      (after,))
     expected = after + 1
-    for i, (seq, data, check) in enumerate(rows):
-        if seq != expected:
-            out.bad = (expected, f"record {expected} is missing (next is {seq})")
+    while out.bad is None and out.torn is None:
+        rows = cur.fetchmany(_BATCH)
+        if not rows:
             break
-        value = chain(out.last_chain, seq, data)
-        if check != value:
-            if i == len(rows) - 1:
+        taken = _decode(rows, _verified(rows, out, expected), out, path)
+        if taken:
+            out.last_chain = rows[taken - 1][2]
+            if marked is not None and expected <= marked < expected + taken:
+                out.marked = rows[marked - expected][2]
+        expected += taken
+    return out
+
+
+def _verified(rows: list[tuple[Any, Any, Any]], out: _Events, expected: int) -> int:
+    """How many of ``rows`` (seq, data, checksum; the first due to be ``expected``, the
+    one before it chained to ``out.last_chain``) are in sequence with their chained
+    checksum holding (:func:`chain`, inlined); the first that is not is told in ``out``:
+    missing, damaged, or torn when it is the last record stored."""
+    seqs = list(map(itemgetter(0), rows))
+    if seqs != list(range(expected, expected + len(rows))):
+        count = next(i for i, seq in enumerate(seqs) if seq != expected + i)
+        out.bad = (expected + count, f"record {expected + count} is missing (next is "
+                                     f"{seqs[count]})")
+        rows = rows[:count]
+    prev, sha256 = out.last_chain, hashlib.sha256
+    for seq, data, check in rows:
+        if sha256(f"{prev}\x1f{seq}\x1f{data}".encode()).hexdigest()[:32] != check:
+            if seq == out.rows_end:
                 out.torn = TornRecord(seq, "checksum mismatch")
             else:
                 out.bad = (seq, f"record {seq} is damaged (checksum mismatch)")
-            break
+            return int(seq - expected)
+        prev = check
+    return len(rows)
+
+
+def _decode(rows: list[tuple[Any, Any, Any]], count: int, out: _Events, path: Path) -> int:
+    """The events of the first ``count`` (verified) ``rows`` appended to ``out.events``,
+    and how many: each record's JSON read by the C scanner called straight
+    (``json.loads`` when the record is anything but one JSON value alone: the same value
+    or the same error), then :func:`event_from_dict`.  The first unreadable record is told
+    in ``out`` (instead of a later one) and ends the events.
+
+    Raises:
+        JournalNewerError: a record names an event type this pokertable does not know.
+    """
+    events, scan_once, loads, build = out.events, _SCAN_ONCE, json.loads, event_from_dict
+    for i, (seq, data, _check) in enumerate(rows[:count] if count < len(rows) else rows):
         try:
-            event = event_from_dict(json.loads(data))
+            obj, end = scan_once(data, 0)
+        except Exception:  # noqa: BLE001 - json.loads below tells it again, as before
+            end = -1
+        try:
+            events.append((seq, build(obj if end == len(data) else loads(data))))
         except UnknownEventError as exc:
             raise JournalNewerError(
                 f"{path}: record {seq} was written by a newer pokertable ({exc}); upgrade "
                 "pokertable to resume it; the file was not changed") from None
         except (ValueError, TypeError, KeyError) as exc:
-            out.bad = (seq, f"record {seq} is damaged (unreadable: {exc})")
-            break
-        out.events.append((seq, event))
-        out.last_chain = out.chains[seq] = value
-        expected += 1
-    return out
+            out.bad, out.torn = (seq, f"record {seq} is damaged (unreadable: {exc})"), None
+            return i
+    return count
 
 
 def _refuse_newer_types(con: sqlite3.Connection, path: Path, upto: int) -> None:
@@ -182,8 +232,7 @@ def _judge(con: sqlite3.Connection, path: Path, journal_id: str, mark: Mark | No
         return Loss(mark.seq - end, end,
                     f"{path}: {mark.seq - end} journal records are missing (the journal ends "
                     f"at record {end}, its high-water mark says {mark.seq})")
-    known = ev.chains.get(mark.seq) if mark.seq >= snap_seq else \
-        _stored_chain(con, mark.seq, journal_id)
+    known = ev.marked if mark.seq >= snap_seq else _stored_chain(con, mark.seq, journal_id)
     if known != mark.chain:
         return Loss(None, end, f"{path}: record {mark.seq} differs from the one its "
                                "high-water mark recorded (records were replaced)")
@@ -206,13 +255,12 @@ def scan(con: sqlite3.Connection, path: Path, journal_id: str, *,
         raise JournalCorruptError(f"{path}: record {snap_seq} of the newest snapshot is gone; "
                                   "the file was not changed")
     _refuse_newer_types(con, path, snap_seq)
-    ev = _read_events(con, path, snap_seq, prev)
+    ev = _read_events(con, path, snap_seq, prev, None if mark is None else mark.seq)
     loss = _judge(con, path, journal_id, mark, mark_problem, ev, snap_seq)
     if loss is not None and not accept_loss:
         raise JournalLossError(
             f"{loss.text}; the file was not changed: restore the journal with its -wal, or "
             f"add --accept-journal-loss to go on from record {loss.keep_to}", loss.missing)
-    events = [(s, e) for s, e in ev.events if loss is None or s <= loss.keep_to]
-    last_chain = ev.chains[loss.keep_to] if loss is not None else ev.last_chain
-    return ScanResult(snap_seq, snap, events, None if loss else ev.torn, bad_snaps, loss,
-                      last_chain)
+    # a loss keeps the journal to its last verified record: ev.last_chain's
+    return ScanResult(snap_seq, snap, ev.events, None if loss else ev.torn, bad_snaps, loss,
+                      ev.last_chain)
