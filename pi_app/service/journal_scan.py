@@ -21,6 +21,7 @@ import hashlib
 import json
 import sqlite3
 from dataclasses import dataclass, field
+from json.scanner import make_scanner
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -36,8 +37,9 @@ from pi_app.service.journal_mark import Mark, MarkError, mark_path, read_mark
 
 #: records read from the journal at a time (one query; a night's journal is read in a few)
 _BATCH = 4096
-#: the C JSON scanner ``json.loads`` ends in, called straight (``JSONDecoder.scan_once``)
-_SCAN_ONCE = json.JSONDecoder().scan_once
+#: the C JSON scanner ``json.loads`` ends in (its default decoder's ``scan_once``), called
+#: straight
+_SCAN_ONCE = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # its context
 
 
 @dataclass(frozen=True)
