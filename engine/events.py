@@ -409,6 +409,12 @@ def event_from_dict(d: dict[str, Any]) -> Event:
             if fast[4] is not None:
                 fast[4](event)
             return event
+    return _read_checked(d)
+
+
+def _read_checked(d: dict[str, Any]) -> Event:
+    """:func:`event_from_dict` of a record its first path does not take: a first record of
+    its type, a type with a field without default, a value to look at field by field."""
     if type(d) is dict and type(d.get("type")) is str and d["type"] in _PAIRS and "t" in d \
             and _PAIRS[d["type"]].issuperset(zip(d, map(type, d.values()), strict=True)):
         # every value exactly of a type its field takes as it is (a journal's record):
