@@ -14,7 +14,9 @@ console's answer, the seat displays and the keys.  :class:`OddsWorker` is the
   the loop's thread they are kept, and the loop redraws, now with the figures;
 * one spot at a time: a newer spot asked for supersedes an older one, whose figures,
   when they come, are dropped (a spot's figures are only ever shown for that spot:
-  they are looked up by its cards and pots);
+  they are looked up by its cards and pots); the spot being worked out is not queued
+  again by a redraw meanwhile (until its figures are kept on the loop's thread), so it
+  is worked out once and redrawn once;
 * :meth:`OddsWorker.stop` ends the thread (the service calls it on exit; a spot being
   worked out is finished and dropped).
 
@@ -65,6 +67,7 @@ class OddsWorker:
         self._cond = threading.Condition()
         self._wanted: Spot | None = None   # the latest spot asked for (any thread)
         self._queued: Spot | None = None   # the slow spot the thread is to work out next
+        self._busy: Spot | None = None     # taken by the thread, its figures not kept yet
         self._done: OrderedDict[Spot, AllInOdds] = OrderedDict()  # loop thread only
         self._stopping = False
         self._thread = threading.Thread(target=self._run, name="odds", daemon=True)
@@ -81,7 +84,7 @@ class OddsWorker:
         if spot in self._done:
             return self._done[spot]
         with self._cond:
-            if self._stopping:
+            if self._stopping or spot == self._busy:  # a redraw while it is worked out
                 return None
             self._queued = spot
             self._cond.notify()
@@ -109,19 +112,23 @@ class OddsWorker:
                 if self._stopping or self._queued is None:
                     return
                 spot: Spot = self._queued
-                self._queued = None
+                self._queued, self._busy = None, spot
             try:
                 odds = self._compute(*spot)
             except Exception:  # noqa: BLE001 - the TV keeps the panel pending
                 log.exception("all-in odds failed")
-                continue
+                odds = None
             with self._cond:
-                if self._stopping or self._wanted != spot:
-                    continue  # superseded: a newer spot was asked for meanwhile
+                if odds is None or self._stopping or self._wanted != spot:
+                    self._busy = None  # failed, or superseded: a newer spot was asked for
+                    continue
             self._call_soon(partial(self._keep, spot, odds))
 
     def _keep(self, spot: Spot, odds: AllInOdds | None) -> None:
         """On the loop's thread: keep ``spot``'s figures (the loop then redraws)."""
+        with self._cond:
+            if self._busy == spot:
+                self._busy = None
         if odds is None:
             return
         self._done[spot] = odds

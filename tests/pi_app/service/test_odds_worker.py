@@ -150,3 +150,49 @@ def test_the_service_stops_its_odds_worker(tmp_path: Path) -> None:
     worker, alive_while_running = seen[0]
     assert status == 0 and isinstance(worker, OddsWorker) and alive_while_running
     assert not worker.alive
+
+
+class Gated:
+    """A synchronous provider that waits for one ``go.release()`` a call; ``asked`` lists
+    the spots asked for, ``started`` is set at each call."""
+
+    def __init__(self) -> None:
+        self.go = threading.Semaphore(0)
+        self.started = threading.Event()
+        self.asked: list[Any] = []
+
+    def __call__(self, *spot: Any) -> AllInOdds:
+        self.asked.append(spot)
+        self.started.set()
+        assert self.go.acquire(timeout=10)
+        return spot_odds(*spot)
+
+
+def test_a_redraw_while_a_spot_is_worked_out_does_not_queue_it_again(tmp_path: Path) -> None:
+    gated = Gated()
+    loop, drawn, worker = new_loop(tmp_path, gated)
+    redraw = loop.core.screen_state  # what the loop draws the TV from, spot unchanged
+    try:
+        loop.handle(DealerButton(t=1.0, button="next_hand"))
+        assert gated.started.wait(10)
+        for _ in range(3):  # the clock ticks while the thread works: the TV redraws
+            assert redraw(odds_provider=worker).odds.pending
+        gated.go.release()
+        back = loop.queue.get(timeout=10)  # the figures, not yet kept on the loop
+        assert redraw(odds_provider=worker).odds.pending  # a redraw in between
+        assert loop.handle(back) == VIEW
+        assert drawn[-1].odds == odds_view(FIRST, samples=SAMPLES)
+        gated.started.clear()
+        second = odds_view(SECOND, samples=SAMPLES, provider=worker)
+        assert second is not None and second.pending
+        gated.go.release()
+        assert gated.started.wait(10)
+        # the thread's next spot is the newer one: FIRST was worked out once, redrawn once
+        assert [spot[0] for spot in gated.asked] == [
+            tuple(h.cards for h in odds_view(s, samples=SAMPLES).hands) for s in (FIRST, SECOND)]
+        assert loop.handle(loop.queue.get(timeout=10)) == VIEW
+        assert loop.queue.empty()
+    finally:
+        for _ in range(4):
+            gated.go.release()
+        worker.stop()
