@@ -16,7 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.betting.hand_config import HandConfig, InvalidHandConfigError
-from engine.betting.operations import AddBonus, Operation, PostAnte, PostBlind
+from engine.betting.operations import (
+    AddBonus,
+    Operation,
+    PostAnte,
+    PostBlind,
+    RawOperation,
+    build_records,
+)
 
 
 def seating_order(cfg: HandConfig) -> list[int]:
@@ -73,14 +80,21 @@ def preflop_start(cfg: HandConfig, index: dict[int, int], sb: int | None,
 class ForcedBets:
     """The chips put in before any card: per position the stack left, the live bet and
     the ante committed; the dead money (big-blind ante, bonus) and the chips already in
-    the pot (antes and dead money); the operations that record them, in order."""
+    the pot (antes and dead money); the operations that record them, in order, as a
+    hand keeps them (``raw``, :data:`engine.betting.operations.RawOperation`) and as
+    records (:attr:`ops`)."""
 
     stack: list[int]
     bet: list[int]
     committed: list[int]
     dead: int = 0
     pot_total: int = 0
-    ops: list[Operation] = field(default_factory=list)
+    raw: list[RawOperation] = field(default_factory=list)
+
+    @property
+    def ops(self) -> list[Operation]:
+        """The operation records, in order."""
+        return build_records(self.raw)
 
 
 def post_forced(cfg: HandConfig, seats: list[int], sb: int | None,
@@ -90,36 +104,36 @@ def post_forced(cfg: HandConfig, seats: list[int], sb: int | None,
     both), the live posts and the bonus.  A short blind or ante is posted all-in."""
     n = len(seats)
     fb = ForcedBets([cfg.stacks[s] for s in seats], [0] * n, [0] * n)
-    st, ops = fb.stack, fb.ops
+    st, ops = fb.stack, fb.raw
     if cfg.ante:
         for i in range(n):
             a = min(cfg.ante, st[i])
             st[i] -= a
             fb.committed[i] += a
             fb.pot_total += a
-            ops.append(PostAnte(seats[i], a))
+            ops.append((PostAnte, seats[i], a))
     for pos, amount, kind in ((sb, cfg.small_blind, "small_blind"),
                               (bb, cfg.big_blind, "big_blind")):
         if pos is not None:
             a = min(amount, st[pos])
             st[pos] -= a
             fb.bet[pos] += a
-            ops.append(PostBlind(seats[pos], a, kind))
+            ops.append((PostBlind, seats[pos], a, kind))
     if cfg.big_blind_ante and bb is not None:
         a = min(cfg.big_blind_ante, st[bb])  # the blind takes priority over the ante
         st[bb] -= a
         fb.dead += a
         fb.pot_total += a
-        ops.append(PostBlind(seats[bb], a, "big_blind_ante"))
+        ops.append((PostBlind, seats[bb], a, "big_blind_ante"))
     index = {s: i for i, s in enumerate(seats)}
     for seat in sorted(cfg.posts, key=index.__getitem__):
         i = index[seat]
         a = min(cfg.posts[seat], st[i])
         st[i] -= a
         fb.bet[i] += a
-        ops.append(PostBlind(seat, a, "post"))
+        ops.append((PostBlind, seat, a, "post"))
     if cfg.bonus:
         fb.dead += cfg.bonus
         fb.pot_total += cfg.bonus
-        ops.append(AddBonus(cfg.bonus))
+        ops.append((AddBonus, cfg.bonus))
     return fb

@@ -36,6 +36,7 @@ says what is legal), :class:`InvalidHandConfigError` for a bad config,
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -115,7 +116,7 @@ class Hand(HandState):
         assert i is not None
         self._hole[i].append(card)
         self._seen.add(card.id)
-        self._ops.append(DealHole(seat, card))
+        self._ops.append((DealHole, seat, card))
         if not q:  # the last card due: betting opens, or the round ends (chips move)
             self._after_card()
 
@@ -135,8 +136,8 @@ class Hand(HandState):
         self._folded[i] = True
         self._n_live -= 1
         if self._stack[i] > 0:
-            self._n_active -= 1
-        self._ops.append(DeadHand(seat))
+            self._active.remove(i)
+        self._ops.append((DeadHand, seat))
         if not self._queue:
             if self._n_live == 1:
                 self._end_by_folds()
@@ -161,7 +162,7 @@ class Hand(HandState):
         q.pop(0)
         self._burns.append(card)
         self._seen.add(card.id)
-        self._ops.append(Burn(card))
+        self._ops.append((Burn, card))
         if not q:
             self._after_card()
 
@@ -182,7 +183,7 @@ class Hand(HandState):
         q.pop(0)
         self._board.append(card)
         self._seen.add(card.id)
-        self._ops.append(DealBoard(card))
+        self._ops.append((DealBoard, card))
         if not q:
             self._after_card()
 
@@ -215,40 +216,44 @@ class Hand(HandState):
             self._check()
 
     # ------------------------------------------------------------------ betting flow
-    def _find_actor(self, start: int) -> int | None:
-        n = self._n
-        folded, stack, bet, acted, cur = self._folded, self._stack, self._bet, self._acted, self._cur
-        many = self._n_active >= 2
-        start %= n
-        for k in range(start, start + n):
-            j = k if k < n else k - n
-            if not folded[j] and stack[j] > 0 and (bet[j] < cur or (many and not acted[j])):
-                if not many and bet[j] >= max((bet[x] for x in range(n)
-                                               if x != j and not folded[x]), default=0):
-                    # every opponent is all-in for no more than this player has in: there
-                    # is nothing to call and nobody to raise (e.g. a short big blind
-                    # heads-up against a bigger small blind)
-                    continue
-                return j
-        return None
-
     def _begin_betting(self) -> None:
+        """Open a betting round: every player not folded with chips behind is to act, in
+        order from the round's first position (preflop: :attr:`preflop_first_seat`)."""
         start = self._preflop_start if self._street == PREFLOP else 0
-        a = self._find_actor(start)
-        if a is None:
-            self._end_round()
-        else:
-            self._actor = a
+        a = self._active
+        k = bisect_left(a, start)
+        t = a[k:] + a[:k]
+        t.reverse()
+        self._to_act = t
+        self._next_actor()
 
-    def _advance(self, i: int) -> None:
+    def _next_actor(self) -> None:
+        """The seat to act is the next of :attr:`_to_act` (the players still to act this
+        round: not folded, chips behind, and not acted since the last bet or raise or
+        facing more than they put in), else the round ends.  With fewer than two players
+        holding chips behind (then at most one is still to act), that player acts only
+        facing a bet it can call more of: when every opponent is all-in for no more than
+        it has in (e.g. a short big blind heads-up against a bigger small blind), there
+        is nothing to call and nobody to raise."""
+        t = self._to_act
+        if t:
+            j = t[-1]
+            if len(self._active) >= 2:
+                self._actor = j
+                return
+            bet = self._bet
+            if bet[j] < self._cur and bet[j] < max(
+                    (bet[x] for x in range(self._n) if x != j and not self._folded[x]),
+                    default=0):
+                self._actor = j
+                return
+        self._end_round()
+
+    def _advance(self) -> None:
         if self._n_live == 1:
             self._end_by_folds()
-            return
-        a = self._find_actor(i + 1)
-        if a is None:
-            self._end_round()
         else:
-            self._actor = a
+            self._next_actor()
 
     def _collect(self) -> None:
         bet = self._bet
@@ -257,9 +262,11 @@ class Hand(HandState):
             i, amt = ret
             bet[i] -= amt
             self._stack[i] += amt
+            self._in_bets -= amt
+            self._behind += amt
             if self._stack[i] == amt and not self._folded[i]:
-                self._n_active += 1
-            self._ops.append(ReturnUncalled(self._seats[i], amt))
+                insort(self._active, i)
+            self._ops.append((ReturnUncalled, self._seats[i], amt))
         com = self._committed
         total = 0
         for i in range(self._n):
@@ -268,6 +275,7 @@ class Hand(HandState):
                 com[i] += b
                 total += b
                 bet[i] = 0
+        self._in_bets -= total
         self._pot_total += total
 
     def _end_round(self) -> None:
@@ -295,9 +303,10 @@ class Hand(HandState):
         w = self._folded.index(False)
         amount = self._pot_total
         self._stack[w] += amount
+        self._behind += amount
         self._pot_total = 0
         self._awards.append((amount, [w], [(w, amount)]))
-        self._ops.append(AwardPot(0, self._seats[w], amount))
+        self._ops.append((AwardPot, 0, self._seats[w], amount))
         self._street = COMPLETE
 
     # ------------------------------------------------------------------ actions
@@ -325,11 +334,12 @@ class Hand(HandState):
             raise IllegalActionError(f"cannot fold: {self.legal_words()}")
         self._folded[i] = True
         self._n_live -= 1
-        self._n_active -= 1
+        self._active.remove(i)
         seat = self._seats[i]
-        self._ops.append(Fold(seat))
+        self._ops.append((Fold, seat))
         self._voluntary.append((seat, "fold", 0))
-        self._advance(i)
+        self._to_act.pop()
+        self._advance()
         self._check()
 
     def can_check_or_call(self) -> bool:
@@ -355,15 +365,18 @@ class Hand(HandState):
         st -= amt
         self._stack[i] = st
         self._bet[i] += amt
+        self._behind -= amt
+        self._in_bets += amt
         self._acted[i] = True
         self._faced[i] = self._cur
         all_in = st == 0
         if all_in:
-            self._n_active -= 1
+            self._active.remove(i)
         seat = self._seats[i]
-        self._ops.append(CheckOrCall(seat, amt, all_in))
+        self._ops.append((CheckOrCall, seat, amt, all_in))
         self._voluntary.append((seat, "call" if amt else "check", amt))
-        self._advance(i)
+        self._to_act.pop()
+        self._advance()
         self._check()
 
     def _raise_error(self, amount: Any) -> str | None:
@@ -410,9 +423,12 @@ class Hand(HandState):
         i = self._actor
         assert i is not None
         cur = self._cur
-        added = amount - self._bet[i]
+        before = self._bet[i]
+        added = amount - before
         self._stack[i] -= added
         self._bet[i] = amount
+        self._behind -= added
+        self._in_bets += amount - before
         inc = amount - cur
         full = inc >= self._min_inc
         if full:
@@ -423,11 +439,20 @@ class Hand(HandState):
         self._aggressor = i
         all_in = self._stack[i] == 0
         if all_in:
-            self._n_active -= 1
+            self._active.remove(i)
         seat = self._seats[i]
-        self._ops.append(BetOrRaiseTo(seat, amount, added, all_in, full))
+        self._ops.append((BetOrRaiseTo, seat, amount, added, all_in, full))
         self._voluntary.append((seat, "bet" if cur == 0 else "raise", added))
-        self._advance(i)
+        # everyone else with chips behind now faces more than they put in: to act, in
+        # order from the raiser's left
+        a = self._active
+        k = bisect_right(a, i)
+        t = a[k:] + a[:k]
+        if t and t[-1] == i:
+            t.pop()
+        t.reverse()
+        self._to_act = t
+        self._advance()
         self._check()
 
     def actions_in_turn(self) -> tuple[tuple[int, str, int], ...]:
@@ -451,7 +476,7 @@ class Hand(HandState):
         if any(self._stack[j] == 0 for j in order):  # all-in: every hand is tabled (TDA 16)
             for j in order:
                 self._shown[j] = True
-                self._ops.append(ShowHand(self._seats[j], tuple(self._hole[j]), True))
+                self._ops.append((ShowHand, self._seats[j], tuple(self._hole[j]), True))
             self._award()
 
     def _showdown_error(self, seat: int, what: str) -> str | None:
@@ -476,7 +501,7 @@ class Hand(HandState):
         self.verify_show(seat)
         i = self._index[seat]
         self._shown[i] = True
-        self._ops.append(ShowHand(seat, tuple(self._hole[i]), False))
+        self._ops.append((ShowHand, seat, tuple(self._hole[i]), False))
         self._maybe_award()
         self._check()
 
@@ -493,7 +518,7 @@ class Hand(HandState):
         self.verify_muck(seat)
         i = self._index[seat]
         self._mucked[i] = True
-        self._ops.append(MuckHand(seat))
+        self._ops.append((MuckHand, seat))
         self._maybe_award()
         self._check()
 
@@ -510,7 +535,8 @@ class Hand(HandState):
                                              self._board, self.config.odd_chip)):
             for w, chips in award[2]:
                 self._stack[w] += chips
-                self._ops.append(AwardPot(p, seats[w], chips))
+                self._behind += chips
+                self._ops.append((AwardPot, p, seats[w], chips))
             self._awards.append(award)
         self._pot_total = 0
         self._street = COMPLETE
@@ -524,20 +550,22 @@ class Hand(HandState):
             raise IllegalActionError("cannot void: the hand is already complete")
         self._stack = list(self._start)
         self._bet = [0] * self._n
+        self._behind = sum(self._stack)
+        self._in_bets = 0
         self._pot_total = 0
         self._voided_bonus = self.config.bonus
         self._actor = None
         self._queue = []
         self._void_reason = str(reason)
         self._street = COMPLETE
-        self._ops.append(VoidHand(str(reason)))
+        self._ops.append((VoidHand, str(reason)))
         self._check()
 
     # ------------------------------------------------------------------ journal
     def to_dict(self) -> dict[str, Any]:
         """JSON-able snapshot ``{"config": ..., "inputs": [...]}`` (includes private cards:
         for the journal only; :mod:`engine.betting.hand_record`)."""
-        return {"config": self.config.to_dict(), "inputs": inputs_of(self._ops)}
+        return {"config": self.config.to_dict(), "inputs": inputs_of(self._records())}
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Hand:

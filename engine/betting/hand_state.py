@@ -18,7 +18,7 @@ from typing import Self
 
 from engine.betting.forced_bets import blind_positions, post_forced, preflop_start, seating_order
 from engine.betting.hand_config import NO_ACTIONS, ChipConservationError, HandConfig
-from engine.betting.operations import Operation
+from engine.betting.operations import Operation, RawOperation, build_records
 from engine.betting.pots import Pot, build_pots
 from engine.betting.showdown import Award
 from engine.cards import Card
@@ -50,7 +50,13 @@ class HandState:
         self._committed = forced.committed
         self._dead = forced.dead
         self._pot_total = forced.pot_total
-        self._ops: list[Operation] = forced.ops
+        #: the chips behind and in bets, kept by every chip movement (the check after
+        #: each action is O(1); the full recount is made when the hand is complete)
+        self._behind = sum(self._stack)
+        self._in_bets = sum(self._bet)
+        #: every operation, as kept until read; :meth:`_records` makes their records
+        self._ops: list[RawOperation] = forced.raw
+        self._made: list[Operation] = []
         self._folded = [False] * n
         self._mucked = [False] * n
         self._shown = [False] * n
@@ -65,6 +71,9 @@ class HandState:
         self._total = sum(self._start) + cfg.bonus
         self._street = PREFLOP
         self._actor: int | None = None
+        #: the players still to act this round, the one to act last first (see
+        #: :meth:`engine.betting.hand.Hand._next_actor`)
+        self._to_act: list[int] = []
         self._aggressor: int | None = None
         self._sd_order: tuple[int, ...] = ()
         self._awards: list[Award] = []
@@ -77,7 +86,8 @@ class HandState:
         self._min_inc = max(cfg.big_blind, self._min_bet)
         self._preflop_start = preflop_start(cfg, self._index, self._sb, self._bb)
         self._n_live = n
-        self._n_active = sum(1 for c in self._stack if c > 0)
+        #: the players not folded with chips behind, in seating order
+        self._active = [i for i in range(n) if self._stack[i] > 0]
         self._queue: list[tuple[str, int | None]] = [("hole", i) for _ in range(2)
                                                      for i in range(n)]
         self._check()
@@ -86,12 +96,19 @@ class HandState:
     @property
     def operations(self) -> tuple[Operation, ...]:
         """Every operation so far, in order (the hand history; includes private cards)."""
-        return tuple(self._ops)
+        return tuple(self._records())
 
     def public_operations(self) -> tuple[Operation, ...]:
         """The hand history without private records (hole cards dealt, burns): what a
         public hand history or an INFO log may show.  Tabled hands appear as ShowHand."""
-        return tuple(op for op in self._ops if op.PUBLIC)
+        return tuple(op for op in self._records() if op.PUBLIC)
+
+    def _records(self) -> list[Operation]:
+        """The operation records so far, each made once, when first read."""
+        made, ops = self._made, self._ops
+        if len(made) < len(ops):
+            made += build_records(ops[len(made):])
+        return made
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -236,9 +253,25 @@ class HandState:
         return sum(self._stack) + sum(self._bet) + self._pot_total + self._voided_bonus
 
     def _check(self) -> None:
-        if sum(self._stack) + sum(self._bet) + self._pot_total + self._voided_bonus != self._total:
+        """Chip conservation, after every action and card: the chips behind and in bets as
+        kept by each movement, the pot and a voided hand's bonus add up to the starting
+        total plus the bonus.  Once the hand is complete every stack and bet is counted
+        again (:meth:`_recount`).  Raises ChipConservationError (an internal error)."""
+        if self._behind + self._in_bets + self._pot_total + self._voided_bonus != self._total:
             raise ChipConservationError(
-                f"chips do not add up: {self.total_chips()} on the table, {self._total} expected")
+                f"chips do not add up: {self._behind} behind, {self._in_bets} in bets, "
+                f"{self._pot_total} in the pot, {self._total} expected")
+        if self._street == COMPLETE:
+            self._recount()
+
+    def _recount(self) -> None:
+        """Every stack and bet counted: the totals kept by the movements are the table's."""
+        if (sum(self._stack), sum(self._bet)) != (self._behind, self._in_bets) \
+                or self.total_chips() != self._total:
+            raise ChipConservationError(
+                f"chips do not add up: {self.total_chips()} on the table, {self._total} "
+                f"expected; {self._behind} behind and {self._in_bets} in bets as moved, "
+                f"{sum(self._stack)} and {sum(self._bet)} counted")
 
     def _seat_index(self, seat: int) -> int:
         i = self._index.get(seat)
@@ -251,7 +284,7 @@ class HandState:
     # ------------------------------------------------------------------ legal actions
     def _raise_bounds(self, i: int) -> tuple[int, int] | None:
         stack, bet, cur = self._stack[i], self._bet[i], self._cur
-        if stack <= cur - bet or self._n_active < 2:
+        if stack <= cur - bet or len(self._active) < 2:
             return None
         if self._acted[i] and cur - self._faced[i] < self._min_inc:
             return None  # TDA 47: not reopened for a player who already acted
@@ -341,9 +374,12 @@ class HandState:
         h._burns = self._burns[:]
         h._seen = set(self._seen)
         h._ops = self._ops[:]
+        h._made = self._made[:]
         h._voluntary = self._voluntary[:]
         h._awards = self._awards[:]
         h._queue = self._queue[:]
+        h._to_act = self._to_act[:]
+        h._active = self._active[:]
         return h
 
     def __repr__(self) -> str:

@@ -7,10 +7,16 @@ private: a public hand history must drop them or hide the card (``public=False``
 
 Each record converts to a JSON-able dict with :func:`operation_to_dict`
 (``{"op": "fold", "seat": 3}``) for logs and tests.
+
+A hand keeps each operation as a :data:`RawOperation`, ``(record class, *fields in
+order)``, and makes the records (:func:`build_records`) only when its history is read:
+most hands are played without their records ever being looked at, and a tuple costs a
+fraction of a frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
@@ -168,6 +174,16 @@ OPERATION_TYPES: dict[str, type[Operation]] = {
     for cls in (PostAnte, PostBlind, AddBonus, DealHole, Burn, DealBoard, Fold, DeadHand, CheckOrCall,
                 BetOrRaiseTo, ReturnUncalled, ShowHand, MuckHand, AwardPot, VoidHand)
 }
+
+
+#: an operation as a hand keeps it until its history is read: the record's class, then
+#: its fields in order (``(Fold, 3)``, ``(CheckOrCall, 3, 40, False)``)
+RawOperation = tuple[Any, ...]
+
+
+def build_records(raw: Iterable[RawOperation]) -> list[Operation]:
+    """The records of ``raw`` operations, in order (``(Fold, 3)`` -> ``Fold(3)``)."""
+    return [r[0](*r[1:]) for r in raw]
 
 
 def operation_to_dict(op: Operation) -> dict[str, Any]:

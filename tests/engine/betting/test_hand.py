@@ -362,11 +362,34 @@ def test_a_copy_shares_no_list_or_set_the_hand_changes():
         == state_of(h)
 
 def test_chip_conservation_error_is_raised_when_broken():
+    """A movement whose two sides disagree is caught by the check after the action."""
     h = new_hand({1: 500, 2: 500}, button=1, small_blind=5, big_blind=10)
     h.deal_from(stacked(h, {1: "AsAh", 2: "KsKh"}))
-    h._stack[0] += 1                           # simulate a bug
-    with pytest.raises(ChipConservationError):
+    h._behind += 1                             # simulate a bug: chips out of nowhere
+    with pytest.raises(ChipConservationError, match="do not add up"):
         h.check_or_call()
+
+
+def test_a_chip_moved_behind_the_ledger_is_caught_when_the_hand_completes():
+    """A stack changed without the running totals knowing is found by the recount made
+    when the hand is complete (the check after each action is O(1))."""
+    h = new_hand({1: 500, 2: 500}, button=1, small_blind=5, big_blind=10)
+    deck = stacked(h, {1: "AsAh", 2: "KsKh"}, "2c7d9hJsQd")
+    h.deal_from(deck)
+    h._stack[0] += 1                           # simulate a bug
+    h.check_or_call()                          # not seen yet: the totals kept agree
+    with pytest.raises(ChipConservationError, match="counted"):
+        run_out(h, deck)
+
+
+def test_the_recount_at_the_end_of_a_clean_hand_passes():
+    h = new_hand({1: 500, 2: 500, 3: 300}, button=1, small_blind=5, big_blind=10, ante=1)
+    deck = stacked(h, {1: "AsAh", 2: "KsKh", 3: "QsQh"}, "2c7d9hJsQd")
+    h.deal_from(deck)
+    h.bet_or_raise_to(300)
+    run_out(h, deck)
+    assert h.is_complete and h.total_chips() == 1300 == sum(h.stacks.values())
+    assert (h._behind, h._in_bets) == (1300, 0)
 
 
 def test_explicit_preflop_first_seat():
