@@ -19,7 +19,7 @@ from engine.betting.odds_view import OddsProvider, odds_view
 from engine.betting.seat_input import IDLE, SeatInput
 from engine.dealing.procedure import DealingProcedure
 from engine.tournament.tournament import Tournament
-from engine.views import ScreenState, SeatDisplayView, SeatPublic
+from engine.views import ScreenState, SeatDisplayView, TablePublicView
 
 
 class _Layout(Protocol):
@@ -71,13 +71,14 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = (),
     t = core.last_t
     table = None
     if core.proc is not None:
-        table = core.proc.public_view(core.names())
+        names = core.names()
+        table = core.proc.public_view(names)
         online = {s: f"display:{s}" not in core.offline for s in range(1, 11)}
         chips = _between_hands_stacks(core)
-        table = dataclasses.replace(table, seats=tuple(
-            _reseated(dataclasses.replace(sp, display_online=online.get(sp.seat, True),
-                                          stack=chips.get(sp.seat, sp.stack)), core)
-            for sp in table.seats))
+        table = _without_newcomers(dataclasses.replace(table, seats=tuple(
+            dataclasses.replace(sp, display_online=online.get(sp.seat, True),
+                                stack=chips.get(sp.seat, sp.stack))
+            for sp in table.seats)), _newcomers(core, names))
     ruling = core.proc.ruling_view() if core.proc is not None else None
     if "shoe" in core.offline:
         alarms = (*alarms, SHOE_OFFLINE_ALARM)
@@ -94,17 +95,35 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = (),
                        room=core.tournament.room_view())
 
 
-def _reseated(sp: SeatPublic, core: TableReading) -> SeatPublic:
-    """A seat whose player changed since the hand on screen was dealt (a player moved in
-    or out between hands at a venue table, a new seat draw) keeps none of that hand: not
-    its shown cards, bet or status, which were another player's."""
+def _newcomers(core: TableReading, names: Mapping[int, str]) -> frozenset[int]:
+    """The seats whose player (``names``: seat -> player now) changed since the hand on
+    screen was dealt (a player moved in between hands at a venue table, a new seat
+    draw): that hand's cards, bet, status, result and winnings there were another
+    player's."""
     hand = core.hand
-    if core.in_hand or hand is None or not sp.name:
-        return sp
-    dealt = hand.config.names.get(sp.seat, "")
-    if not dealt or dealt == sp.name:  # nobody dealt there, or the same player
-        return sp
-    return dataclasses.replace(sp, bet=0, status="active", has_cards=False, shown_cards=())
+    if core.in_hand or hand is None:
+        return frozenset()
+    dealt = hand.config.names
+    return frozenset(seat for seat, name in names.items()
+                     if name and dealt.get(seat, "") not in ("", name))
+
+
+def _without_newcomers(view: TablePublicView, new: Set[int]) -> TablePublicView:
+    """``view`` with none of the finished hand at the ``new`` seats (:func:`_newcomers`):
+    not the shown cards, bet or status of the player who left, nor the pots or showdown
+    lines naming the seat (the results panel names a seat by its player now: it would
+    name the newcomer as the winner)."""
+    if not new:
+        return view
+    return dataclasses.replace(
+        view,
+        seats=tuple(dataclasses.replace(sp, bet=0, status="active", has_cards=False,
+                                        shown_cards=()) if sp.seat in new else sp
+                    for sp in view.seats),
+        pots=tuple(dataclasses.replace(
+            p, winners=tuple(s for s in p.winners if s not in new),
+            awarded=tuple((s, c) for s, c in p.awarded if s not in new)) for p in view.pots),
+        showdown=tuple(line for line in view.showdown if line.seat not in new))
 
 
 def _between_hands_stacks(core: TableReading) -> dict[int, int]:
@@ -122,8 +141,9 @@ def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
     hand = core.hand
     stacks = hand.stacks if core.free_hand and hand is not None else core.tournament.stacks()
     between = _between_hands_stacks(core)
+    new = _newcomers(core, names)  # the hand's cards and result there were another player's
     for seat in sorted(set(stacks) | (set(hand.seats) if hand is not None else set())):
-        if hand is not None and seat in hand.seats:
+        if hand is not None and seat in hand.seats and seat not in new:
             v = core.proc.seat_view(seat)  # type: ignore[union-attr]
             pending = core.seat_inputs.get(seat, IDLE)
             v = dataclasses.replace(
@@ -131,9 +151,10 @@ def seat_views(core: TableReading) -> dict[int, SeatDisplayView]:
                 message=pending.note or v.message,
                 result=core.results.get(seat) if hand.is_complete else None,
                 stack=between.get(seat, v.stack))
-        else:
+        else:  # a newcomer waits for the next hand with no cards, as on the TV
             v = SeatDisplayView(seat=seat, name=names.get(seat, ""),
-                                stack=stacks.get(seat, 0), status="out")
+                                stack=stacks.get(seat, 0),
+                                status="active" if seat in new else "out")
         out[seat] = v
     if not core.free_hand:  # a player knocked out: the display says so, and where
         for place, e in core.tournament.standings():

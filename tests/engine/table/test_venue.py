@@ -12,6 +12,7 @@ from engine.events import DealerButton, VenueCommand, event_from_dict, event_to_
 from engine.table.core import TableCore, TableSettings
 from engine.table.venue import VenueWaitError
 from engine.table.venue_state import VenueCommandError
+from engine.table.views import seat_views
 from pi_app.sim.policy import next_step, step_event
 
 SEED = 5
@@ -331,18 +332,63 @@ def test_a_seat_filled_after_a_showdown_shows_the_newcomer_without_the_last_hand
     whose player just left must not appear holding that player's shown cards or bet."""
     core, d = _table()
     _seat_draw(core, d)
-    for _ in range(12):  # a hand whose showdown shows the cards of seat 2
-        _play_hand(core, d)
-        shown = {sp.seat: sp for sp in core.screen_state().table.seats}
-        if shown[2].shown_cards:
-            break
-    else:
-        pytest.fail("no showdown showed seat 2's cards in 12 hands")
-    left = next(e for e in core.tournament.active() if e.seat == 2)
-    d.send("move", player=left.name, from_seat=2, to_table=1, to_seat=7)
-    d.send("seat", player="N19", seat=2, chips=9000, reason="balance")
+    before, _hand = _refill_seat_2_after(  # a hand whose showdown shows seat 2's cards
+        core, d, lambda view, _h: {sp.seat: sp for sp in view.seats}[2].shown_cards)
+    shown = {sp.seat: sp for sp in before.seats}
     seat2 = {sp.seat: sp for sp in core.screen_state().table.seats}[2]
     assert seat2.name == "N19" and seat2.stack == 9000
     assert seat2.shown_cards == () and seat2.bet == 0 and not seat2.has_cards
     kept = {sp.seat: sp for sp in core.screen_state().table.seats}
     assert kept[1].name == shown[1].name and kept[1].shown_cards == shown[1].shown_cards
+
+
+def _refill_seat_2_after(core, d, won_how) -> tuple:
+    """Plays hands until one ``won_how(view, hand)`` accepts, then moves seat 2's player
+    to table 1 and seats N19 there; the view before and the hand."""
+    for _ in range(40):
+        _play_hand(core, d)
+        before = core.screen_state().table
+        if won_how(before, core.hand):
+            break
+    else:
+        pytest.fail("no such hand in 40")
+    left = next(e for e in core.tournament.active() if e.seat == 2)
+    d.send("move", player=left.name, from_seat=2, to_table=1, to_seat=7)
+    d.send("seat", player="N19", seat=2, chips=9000, reason="balance")
+    return before, core.hand
+
+
+def test_a_seat_refilled_between_hands_never_shows_the_newcomer_as_a_winner():
+    from pi_app.screens.table import _result_lines
+
+    core, d = _table()
+    _seat_draw(core, d)
+    before, _hand = _refill_seat_2_after(core, d, lambda view, _h: view.showdown and any(
+        s == 2 for p in view.pots for s, _c in p.awarded))
+    assert any("P02" in line for line in _result_lines(before))  # named while seated
+    after = core.screen_state().table
+    assert not any("N19" in line for line in _result_lines(after))
+    assert all(2 not in p.winners and all(s != 2 for s, _c in p.awarded) for p in after.pots)
+    assert [ln.seat for ln in after.showdown] == [ln.seat for ln in before.showdown
+                                                  if ln.seat != 2]
+    assert [p.amount for p in after.pots] == [p.amount for p in before.pots]
+    others = [(p.label, [a for a in p.awarded if a[0] != 2]) for p in before.pots]
+    assert [(p.label, list(p.awarded)) for p in after.pots] == others
+    assert seat_views(core)[2].result is None
+
+
+def test_a_refilled_seats_newcomer_never_sees_the_cards_of_the_player_who_left():
+    core, d = _table()
+    _seat_draw(core, d)
+    _before, hand = _refill_seat_2_after(
+        core, d, lambda view, h: h.hole_cards(2) and not h.shown_cards(2))
+    secret = set(hand.hole_cards(2))
+    assert len(secret) == 2
+    mine = seat_views(core)[2]
+    assert mine.name == "N19" and mine.hole_cards == () and mine.status == "active"
+    assert mine.stack == 9000 and mine.result is None
+    screen = core.screen_state().table
+    on_screen = set(screen.board) | {c for sp in screen.seats for c in sp.shown_cards} | {
+        c for ln in screen.showdown for c in ln.cards}
+    assert not secret & on_screen
+    assert all(not secret & set(v.hole_cards) for v in seat_views(core).values())
