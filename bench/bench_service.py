@@ -23,8 +23,9 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   scale, one betting action on a bare ``engine.betting.hand.Hand``.
 * event to journaled, applied and rendered: ``loop.handle(event)`` with the TV drawn at
   1080p (the real renderer: only what changed is redrawn; a multiway preflop all-in's
-  odds worked out on the service's worker thread, :mod:`pi_app.service.odds_worker`, and
-  handed back after the event, timed with the idle work), p50/p99/max (bar p99 5 ms), the
+  odds worked out by the service's worker thread in a child process,
+  :mod:`pi_app.service.odds_worker` and :mod:`pi_app.service.odds_process`, and handed
+  back after the event, timed with the idle work), p50/p99/max (bar p99 5 ms), the
   frames it drew (full or partial) and each stage's share per event type (the journal's
   append, the core's apply, the TV's render); after each event the loop's idle work (the
   mark's fsync) is done and timed apart, as the service does it before waiting for the
@@ -33,6 +34,7 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   peer: the clock ticks the loop made (the journal held one record per tick before).
 
 Run: ``.venv/bin/python bench/bench_service.py [--events 10000] [--latency-events 2000]``
+(``--only latency``, repeatable: only the parts named).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ from pi_app.service.clock_source import VirtualClock  # noqa: E402
 from pi_app.service.effect_runner import EffectRunner  # noqa: E402
 from pi_app.service.journal import Journal  # noqa: E402
 from pi_app.service.loop import ServiceLoop  # noqa: E402
+from pi_app.service.odds_process import OddsProcess  # noqa: E402
 from pi_app.service.odds_worker import OddsWorker  # noqa: E402
 from pi_app.service.recovery import recover  # noqa: E402
 from pi_app.service.wiring import build_service, history_dir_for  # noqa: E402
@@ -274,7 +277,9 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
         tv, renderer = tv_renderer()
         loop = ServiceLoop(core, j, VirtualClock(), tv=tv.render,
                            changes=ViewChanges(screen_key))
-        loop.odds_provider = odds = OddsWorker(loop.call_soon)  # as run_service does
+        process = OddsProcess()  # as run_service does
+        process.start()
+        loop.odds_provider = odds = OddsWorker(loop.call_soon, compute=process)
         stages = Stages(loop) if fsync else None
         out, idle, by_kind = [], [], {}
         for i, ev in enumerate(real_play(core)):
@@ -292,6 +297,7 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
                 loop.handle(loop.queue.get_nowait())
             idle.append(time.perf_counter() - t0)
         odds.stop(timeout=30)
+        process.close()
         j.close()
         tv.close()
         if stages is not None:
@@ -326,6 +332,9 @@ def bench_idle_hour(d: Path, seconds: int) -> None:
           f"{ticks:7.1f} (one record each before)   ratio {per_hour / ticks:.3f}x")
 
 
+PARTS = ("append", "replay", "card", "latency", "idle")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--appends", type=int, default=2000)
@@ -337,18 +346,27 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="also print a cProfile of one replay: its N costliest functions")
     ap.add_argument("--dir", default=None, help="where the journals go (default: a temp dir)")
+    ap.add_argument("--only", choices=PARTS, action="append",
+                    help="run only this part (repeatable; default: every part)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         d = Path(tmp)
         structure = long_structure(d, 40, breaks=False, minutes=60, stack=200_000)
         print(f"# bench_service: real core, real journal, 1080p TV on the "
               f"{os.environ.get('SDL_VIDEODRIVER')} driver; journals in {d}")
-        bench_append(d, args.appends)
-        path, events = build_journal(d, structure, args.events)
-        bench_replay(d, path, len(events), args.runs, args.profile)
-        bench_card(structure, events, args.hands, args.runs)
-        bench_latency(d, structure, args.latency_events)
-        bench_idle_hour(d, args.idle_seconds)
+        parts = set(args.only or PARTS)
+        if "append" in parts:
+            bench_append(d, args.appends)
+        if parts & {"replay", "card"}:
+            path, events = build_journal(d, structure, args.events)
+            if "replay" in parts:
+                bench_replay(d, path, len(events), args.runs, args.profile)
+            if "card" in parts:
+                bench_card(structure, events, args.hands, args.runs)
+        if "latency" in parts:
+            bench_latency(d, structure, args.latency_events)
+        if "idle" in parts:
+            bench_idle_hour(d, args.idle_seconds)
     return 0
 
 

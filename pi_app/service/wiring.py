@@ -37,6 +37,7 @@ from pi_app.service.journal import Journal
 from pi_app.service.journal_hands import check_histories
 from pi_app.service.loop import ServiceLoop
 from pi_app.service.notify import Notifier
+from pi_app.service.odds_process import OddsProcess
 from pi_app.service.odds_worker import OddsWorker
 from pi_app.service.recovery import Recovered, recover
 
@@ -237,7 +238,9 @@ def run_service(config: TableConfig | None = None, *,
         settings = config.device_settings() if config is not None else DeviceSettings()
         wire = lambda put: wire_devices(settings, put)  # noqa: E731
     loop = service.loop
-    loop.odds_provider = OddsWorker(loop.call_soon)  # slow odds off the loop
+    odds = OddsProcess()  # slow odds off the loop's thread, and off its process
+    odds.start()
+    loop.odds_provider = OddsWorker(loop.call_soon, compute=odds)
     previous: dict[signal.Signals, Any] = {}
     if install_signal_handlers and threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -261,6 +264,7 @@ def run_service(config: TableConfig | None = None, *,
                 on_stop()
         finally:
             devices.close()
+        odds.close()
         service.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)
