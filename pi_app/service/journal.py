@@ -21,8 +21,9 @@ and so is one that ends before the hand histories beside it
 (:mod:`pi_app.service.journal_hands`).
 
 Durability: each append is its own transaction, committed (WAL fsync, ``synchronous=FULL``)
-before :meth:`Journal.append` returns, so an event the loop applies is on disk.  Each
-snapshot checkpoints the WAL into ``journal.db``.  A new journal is built whole under a
+before :meth:`Journal.append` returns, so an event the loop applies is on disk.  The WAL
+is copied into ``journal.db`` at the loop's idle time after each snapshot
+(:meth:`Journal.idle`, :mod:`pi_app.service.journal_wal`), never inside an event's commit.  A new journal is built whole under a
 temporary name (schema, genesis and meta in one file) and linked into place, so a creation
 cut short leaves no journal at the path, and no file at the path is ever initialised over.
 
@@ -77,6 +78,7 @@ from pi_app.service.journal_mark import (
     read_mark,
 )
 from pi_app.service.journal_scan import Loss, ScanResult, TornRecord, scan  # noqa: F401
+from pi_app.service.journal_wal import WalUpkeep, configure
 from pi_app.service.testhooks import kill_point
 
 log = logging.getLogger(__name__)
@@ -132,6 +134,7 @@ class Journal:
         self._lock_fd = lock_fd
         self._mark: MarkWriter | None = None
         self._mark_failed = False
+        self.wal = WalUpkeep(con, path)  #: when the WAL is checkpointed
         self.meta: dict[str, str] = dict(con.execute("SELECT key, value FROM meta").fetchall())
         self.journal_id = self.meta.get("journal_id", "")
         tail = con.execute("SELECT seq, t, checksum FROM events ORDER BY seq DESC LIMIT 1"
@@ -176,6 +179,7 @@ class Journal:
         con = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         con.execute("PRAGMA journal_mode=WAL")
         con.execute("PRAGMA synchronous=FULL")
+        configure(con)  # checkpoints at idle, not inside a commit
         return con
 
     @staticmethod
@@ -500,6 +504,7 @@ class Journal:
         self.last_chain = value
         self._advance_mark(seq, value, sync_mark)
         kill_point("journal_commit")
+        self.wal.committed()
         return seq
 
     def sync_mark(self) -> None:
@@ -515,13 +520,22 @@ class Journal:
                             self.path, exc)
             self._mark_failed = True
 
+    def idle(self) -> None:
+        """The journal's work left for the loop's idle time: the mark's fsync
+        (:meth:`sync_mark`), then the WAL's checkpoint when one is due
+        (:meth:`pi_app.service.journal_wal.WalUpkeep.at_idle`)."""
+        self.sync_mark()
+        if not self.readonly:
+            self.wal.at_idle()
+
     def snapshot_due(self) -> bool:
         return self.last_seq - self.last_snapshot_seq >= self.snapshot_every
 
     def write_snapshot(self, state: dict[str, Any], seq: int | None = None) -> None:
         """Store ``state`` (the core after record ``seq``, default :attr:`last_seq`), prune
-        old snapshots (keeps the genesis and the newest :data:`KEEP_SNAPSHOTS`), and
-        checkpoint the WAL into the main file (so ``journal.db`` alone loses little).
+        old snapshots (keeps the genesis and the newest :data:`KEEP_SNAPSHOTS`); the WAL
+        is then checkpointed into the main file at the next :meth:`idle` (so
+        ``journal.db`` alone loses little).
 
         Raises:
             JournalUnavailable: nothing was stored.
@@ -542,17 +556,12 @@ class Journal:
         self._write(do)
         self.last_snapshot_seq = seq
         kill_point("snapshot_commit")
-        self.checkpoint()
+        self.wal.snapshot_written()
 
     def checkpoint(self) -> bool:
         """Copy the WAL into ``journal.db`` and empty it; False if that failed now (the
         WAL then still holds everything: nothing is lost)."""
-        try:
-            self._con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            return True
-        except sqlite3.DatabaseError as exc:
-            log.debug("%s: checkpoint failed: %s", self.path, exc)
-            return False
+        return self.wal.checkpoint()
 
     def probe(self) -> None:
         """Check the journal is writable now (a 4 KiB write, committed and fsynced).

@@ -3,8 +3,8 @@
 Per event (:meth:`ServiceLoop.handle`): journal it (durably: committed and fsynced), apply
 it to the pure core, carry out the effects, take a snapshot every N events, tell the
 observers (the console's answer and push), then render the views that changed.  The fsync
-of the journal's high-water mark waits until the loop is idle (:meth:`ServiceLoop.idle`):
-one fsync per event before the frame, not two.
+of the journal's high-water mark and the WAL's checkpoint wait until the loop is idle
+(:meth:`ServiceLoop.idle`): one fsync per event before the frame.
 Adapters (threads) only :meth:`ServiceLoop.put` events; the loop never waits on a device.
 Periodic :class:`~engine.events.ClockTick` events are made by the loop itself on a fixed
 grid of ``tick_interval`` seconds of the injected clock (``k * tick_interval``), so a run
@@ -409,9 +409,10 @@ class ServiceLoop:
 
     def idle(self) -> None:
         """What waits for the loop to be idle (no event queued): the fsync of the journal's
-        high-water mark, left by the appends since (each record itself is committed and
-        fsynced before it is applied)."""
-        self.journal.sync_mark()
+        high-water mark, left by the appends since, and the WAL's checkpoint when one is
+        due (:meth:`pi_app.service.journal.Journal.idle`; each record itself is committed
+        and fsynced before it is applied)."""
+        self.journal.idle()
 
     def healthy(self) -> bool:
         """The loop is turning and not flooded.  A journal failure does not make it

@@ -69,7 +69,7 @@ class OddsProcess:
     def __init__(self, compute: OddsProvider = spot_odds, *,
                  start_method: str = "spawn") -> None:
         self._compute = compute
-        self._ctx = multiprocessing.get_context(start_method)
+        self._ctx: Any = multiprocessing.get_context(start_method)
         self._lock = threading.Lock()  # one spot at a time through the pipe
         self._child: Any = None
         self._conn: Connection | None = None

@@ -6,7 +6,9 @@ the service: ``journal_create`` (the new file built aside, not yet linked in), `
 (before an event is written), ``journal_write`` (the row is written, not yet committed),
 ``journal_commit`` (committed, not yet applied), ``apply`` (applied, effects not yet
 carried out), ``effects`` (after one hand history file is written), ``snapshot`` (a
-snapshot row written, not yet committed), ``snapshot_commit`` (snapshot committed).
+snapshot row written, not yet committed), ``snapshot_commit`` (snapshot committed),
+``journal_checkpoint`` (records committed, the WAL about to be checkpointed: at idle or
+on close).
 Unset, :func:`kill_point` costs one dict lookup.
 """
 

@@ -4,7 +4,8 @@ Each killed run is resumed (``--resume``) until it completes; its final summary 
 hand-history files it left must equal those of one uninterrupted run with the same seed.
 Kill points come from the hooks in :mod:`pi_app.service.testhooks` (inside a journal write, inside
 a snapshot, between journaling and applying, between applying and the effects, after a
-history file) plus external SIGKILLs at random moments.
+history file, between a snapshot's commit and the WAL's checkpoint at idle) plus external
+SIGKILLs at random moments.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def kill_points(records: int) -> list[str]:
     for name, top, n in (("journal_append", records, 5), ("journal_write", records, 6),
                          ("journal_commit", records, 5), ("apply", records, 4),
                          ("effects", 2 * hands, 3), ("snapshot", snaps, 4),
-                         ("snapshot_commit", snaps, 2)):
+                         ("snapshot_commit", snaps, 2), ("journal_checkpoint", snaps, 2)):
         picks = {1, top} if n > 3 else set()
         while len(picks) < n:
             picks.add(rng.randint(1, top))

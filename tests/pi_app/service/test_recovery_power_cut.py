@@ -58,6 +58,7 @@ def play(run_dir: Path, seed: int, cut_at: int, torn: float | None):
     for i in range(1, 121):
         before = wal.read_bytes() if i == cut_at + 1 and wal.exists() else None
         loop.handle(bot_event(core, rng, i * 0.5))
+        loop.idle()  # as the service does when no event is queued: the WAL checkpointed
         states[journal.last_seq] = core.snapshot()
         if i == cut_at:
             copy = copy_journal(journal.path, run_dir / "cut")
