@@ -62,6 +62,8 @@ class Service:
     recovered: Recovered | None
     effects: EffectRunner
     notifier: Notifier | None = None
+    #: the child process of the slow all-in odds (:meth:`odds_off_the_loop`), or None
+    odds: OddsProcess | None = None
 
     @property
     def core(self) -> TableCore:
@@ -82,9 +84,18 @@ class Service:
         self.effects.sound = devices.play
         self.effects.shoe = devices.shoe_command
 
+    def odds_off_the_loop(self) -> None:
+        """Work the TV's slow all-in odds out off the loop's thread, in a child process
+        started now (:mod:`pi_app.service.odds_process`), as the live service does."""
+        self.odds = OddsProcess()
+        self.odds.start()
+        self.loop.odds_provider = OddsWorker(self.loop.call_soon, compute=self.odds)
+
     def close(self) -> None:
-        """Stop the odds worker (if any), final snapshot (if the journal is writable) and
-        close the journal."""
+        """Stop the odds worker and its child process (if any), final snapshot (if the
+        journal is writable) and close the journal."""
+        if self.odds is not None:
+            self.odds.close()  # first: a spot being worked out ends at once
         stop = getattr(self.loop.odds_provider, "stop", None)
         if stop is not None:
             stop()
@@ -238,9 +249,7 @@ def run_service(config: TableConfig | None = None, *,
         settings = config.device_settings() if config is not None else DeviceSettings()
         wire = lambda put: wire_devices(settings, put)  # noqa: E731
     loop = service.loop
-    odds = OddsProcess()  # slow odds off the loop's thread, and off its process
-    odds.start()
-    loop.odds_provider = OddsWorker(loop.call_soon, compute=odds)
+    service.odds_off_the_loop()
     previous: dict[signal.Signals, Any] = {}
     if install_signal_handlers and threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -264,7 +273,6 @@ def run_service(config: TableConfig | None = None, *,
                 on_stop()
         finally:
             devices.close()
-        odds.close()
         service.close()
         for sig, handler in previous.items():
             signal.signal(sig, handler)

@@ -14,10 +14,13 @@ import pytest
 from engine.betting.odds_view import odds_view, spot_odds
 from engine.events import DealerButton
 from pi_app.service.clock_source import VirtualClock
+from pi_app.service.devices import Devices
 from pi_app.service.journal import Journal
 from pi_app.service.loop import APPLIED, VIEW, ServiceLoop
 from pi_app.service.odds_process import OddsProcess, OddsProcessError
 from pi_app.service.odds_worker import OddsWorker
+from pi_app.service.wiring import run_service
+from tests.pi_app.service.fake_core import FakeCore
 from tests.pi_app.service.test_odds_worker import FIRST, SAMPLES, OddsCore
 
 START = "spawn"  # as the service starts them
@@ -133,3 +136,14 @@ def test_the_worker_hands_the_childs_figures_to_the_loop(tmp_path):
         worker.stop()
         odds.close()
         journal.close()
+
+
+def test_the_service_starts_its_odds_process_and_ends_it_when_it_stops(tmp_path):
+    seen: list = []
+    status = run_service(None, journal_path=tmp_path / "j.db", core_factory=FakeCore,
+                         core_class=FakeCore, wire=lambda put: Devices(),
+                         install_signal_handlers=False, until=lambda: True,
+                         on_ready=lambda svc: seen.append((svc.odds, svc.odds.alive)))
+    odds, alive_while_running = seen[0]
+    assert status == 0 and isinstance(odds, OddsProcess) and alive_while_running
+    assert not odds.alive
