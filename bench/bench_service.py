@@ -27,9 +27,11 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   :mod:`pi_app.service.odds_worker` and :mod:`pi_app.service.odds_process`, and handed
   back after the event, timed with the idle work), p50/p99/max (bar p99 5 ms), the
   frames it drew (full or partial) and each stage's share per event type (the journal's
-  append, the core's apply, the TV's render); after each event the loop's idle work (the
-  mark's fsync) is done and timed apart, as the service does it before waiting for the
-  next event; peer: the same loop over a journal without fsync.
+  append, the core's apply, the TV's render), in wall time and in the loop thread's CPU
+  time (the code's own cost, without the disk's waits or the other processes of a shared
+  machine); after each event the loop's idle work (the mark's fsync, the WAL's checkpoint
+  when due) is done and timed apart, as the service does it before waiting for the next
+  event; peer: the same loop over a journal without fsync.
 * records per idle hour: an hour of virtual time with the clock running and no input;
   peer: the clock ticks the loop made (the journal held one record per tick before).
 
@@ -244,27 +246,32 @@ class Stages:
     def __init__(self, loop: ServiceLoop) -> None:
         self.kind = ""
         self.times: dict[tuple[str, str], list[float]] = {}
+        self.cpu: dict[tuple[str, str], list[float]] = {}  # the loop thread's CPU seconds
         loop.journal.append = self._timed("journal", loop.journal.append)  # type: ignore
         loop.core.apply = self._timed("apply", loop.core.apply)  # type: ignore
         loop.tv = self._timed("render", loop.tv)
 
     def _timed(self, name: str, fn):
         def timed(*a, **kw):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             try:
                 return fn(*a, **kw)
             finally:
                 self.times.setdefault((name, self.kind), []).append(time.perf_counter() - t0)
+                self.cpu.setdefault((name, self.kind), []).append(time.thread_time() - c0)
         return timed
 
-    def report(self, total: dict[str, list[float]]) -> None:
-        print("  breakdown (ms, p50/p99)     " + "".join(f"{n:>16}" for n in
-                                                         ("whole", *self.NAMES)))
-        for kind in sorted(total):
-            cells = [total[kind]] + [self.times.get((n, kind), []) for n in self.NAMES]
-            row = "".join(f"{pct(c, 50) * 1e3:8.2f}/{pct(c, 99) * 1e3:<7.2f}" if c else
-                          f"{'-':>16}" for c in cells)
-            print(f"  {kind:14} {len(total[kind]):5} events  {row}")
+    def report(self, total: dict[str, list[float]], cpu: dict[str, list[float]]) -> None:
+        """Per event type and stage, p50/p99 of the wall time, then of the loop thread's
+        CPU time (what the code costs, without the disk's waits or other processes')."""
+        for title, whole, stages in (("wall", total, self.times), ("CPU", cpu, self.cpu)):
+            print(f"  breakdown, {title} (ms, p50/p99)" + "".join(
+                f"{n:>16}" for n in ("whole", *self.NAMES)))
+            for kind in sorted(whole):
+                cells = [whole[kind]] + [stages.get((n, kind), []) for n in self.NAMES]
+                row = "".join(f"{pct(c, 50) * 1e3:8.2f}/{pct(c, 99) * 1e3:<7.2f}" if c else
+                              f"{'-':>16}" for c in cells)
+                print(f"  {kind:14} {len(whole[kind]):5} events  {row}")
 
 
 def bench_latency(d: Path, structure: Path, n: int) -> None:
@@ -281,16 +288,17 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
         process.start()
         loop.odds_provider = odds = OddsWorker(loop.call_soon, compute=process)
         stages = Stages(loop) if fsync else None
-        out, idle, by_kind = [], [], {}
+        out, idle, by_kind, cpu_by_kind = [], [], {}, {}
         for i, ev in enumerate(real_play(core)):
             if i >= n:
                 break
             if stages is not None:
                 stages.kind = ev.TYPE
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time()
             loop.handle(ev)
             out.append(time.perf_counter() - t0)
             by_kind.setdefault(ev.TYPE, []).append(out[-1])
+            cpu_by_kind.setdefault(ev.TYPE, []).append(time.thread_time() - c0)
             t0 = time.perf_counter()
             loop.idle()  # what the service does before it waits for the next event
             while not loop.queue.empty():  # the odds worker's figures, handed back
@@ -301,7 +309,7 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
         j.close()
         tv.close()
         if stages is not None:
-            stages.report(by_kind)
+            stages.report(by_kind, cpu_by_kind)
         return out, idle, dict(renderer.stats)
     (real, idle, stats), (mem, _i, _s) = run(True), run(False)
     print(f"event to journaled+applied+rendered (1080p)  p50 {fmt_us(pct(real, 50))}  p99 "
@@ -310,7 +318,7 @@ def bench_latency(d: Path, structure: Path, n: int) -> None:
           f"{fmt_us(pct(mem, 50))}  p99 {fmt_us(pct(mem, 99))}  max {fmt_us(max(mem))}"
           f"   ratio p99 "
           f"{pct(real, 99) / pct(mem, 99):.1f}x  ({len(real)} events; frames {stats}; then "
-          f"idle: the mark's fsync and the odds hand-back p50 {fmt_us(pct(idle, 50))}  p99 "
+          f"idle: the mark's fsync, the checkpoints and the odds hand-back p50 {fmt_us(pct(idle, 50))}  p99 "
           f"{fmt_us(pct(idle, 99))}  max {fmt_us(max(idle))}; "
           f"load average {os.getloadavg()[0]:.1f})")
 
