@@ -103,15 +103,19 @@ def post_forced(cfg: HandConfig, seats: list[int], sb: int | None,
     (dead money in the main pot; the big blind comes first when the stack cannot cover
     both), the live posts and the bonus.  A short blind or ante is posted all-in."""
     n = len(seats)
-    fb = ForcedBets([cfg.stacks[s] for s in seats], [0] * n, [0] * n)
+    fb = ForcedBets(list(map(cfg.stacks.__getitem__, seats)), [0] * n, [0] * n)
     st, ops = fb.stack, fb.raw
-    if cfg.ante:
-        for i in range(n):
-            a = min(cfg.ante, st[i])
+    ante = cfg.ante
+    if ante:
+        committed = fb.committed
+        for i, seat in enumerate(seats):
+            a = st[i]
+            if a > ante:
+                a = ante
             st[i] -= a
-            fb.committed[i] += a
-            fb.pot_total += a
-            ops.append((PostAnte, seats[i], a))
+            committed[i] = a
+            ops.append((PostAnte, seat, a))
+        fb.pot_total += sum(committed)
     for pos, amount, kind in ((sb, cfg.small_blind, "small_blind"),
                               (bb, cfg.big_blind, "big_blind")):
         if pos is not None:
@@ -125,7 +129,7 @@ def post_forced(cfg: HandConfig, seats: list[int], sb: int | None,
         fb.dead += a
         fb.pot_total += a
         ops.append((PostBlind, seats[bb], a, "big_blind_ante"))
-    index = {s: i for i, s in enumerate(seats)}
+    index = dict(zip(seats, range(n), strict=True)) if cfg.posts else {}
     for seat in sorted(cfg.posts, key=index.__getitem__):
         i = index[seat]
         a = min(cfg.posts[seat], st[i])

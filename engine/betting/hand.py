@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Mapping
+from operator import add
 from typing import Any
 
 from engine.betting import hand_views
@@ -74,7 +75,11 @@ from engine.views import LegalActions, SeatDisplayView, TablePublicView
 __all__ = ["FIXED", "RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand",
            "HandConfig", "HandState", "InvalidHandConfigError", "LegalActions"]
 
-_BOARD_COUNTS = (0, 3, 1, 1)
+_BURN_DUE: tuple[str, int | None] = ("burn", None)
+#: the board cards due on each street (none preflop, three on the flop, one on the turn
+#: and river), as :meth:`HandState.next_deal` gives them
+_BOARDS_DUE: tuple[tuple[tuple[str, int | None], ...], ...] = tuple(
+    (("board", None),) * k for k in (0, 3, 1, 1))
 
 
 class Hand(HandState):
@@ -109,12 +114,11 @@ class Hand(HandState):
     def deal_hole(self, seat: int, card: Card) -> None:
         """Deal ``card`` face down to ``seat`` (clockwise from left of the button, two rounds)."""
         q = self._queue
-        if not (q and q[0][0] == "hole" and self._seats[q[0][1]] == seat  # type: ignore[index]
-                and card.__class__ is Card and card.id not in self._seen):
+        if not (q and q[0][1] == seat and q[0][0] == "hole" and card.__class__ is Card
+                and card.id not in self._seen):
             self.verify_deal_hole(seat, card)
-        i = q.pop(0)[1]
-        assert i is not None
-        self._hole[i].append(card)
+        del q[0]
+        self._hole[self._index[seat]].append(card)
         self._seen.add(card.id)
         self._ops.append((DealHole, seat, card))
         if not q:  # the last card due: betting opens, or the round ends (chips move)
@@ -129,10 +133,11 @@ class Hand(HandState):
             IllegalActionError: no hole card is due to ``seat`` (or it is not dealt in).
         """
         i = self._seat_index(seat)
-        if not any(kind == "hole" and j == i for kind, j in self._queue):
+        due = ("hole", seat)
+        if due not in self._queue:
             raise IllegalActionError(f"seat {seat} is due no hole card: only a hand dealt "
                                      "too few cards is dead this way")
-        self._queue[:] = [x for x in self._queue if not (x[0] == "hole" and x[1] == i)]
+        self._queue[:] = [x for x in self._queue if x != due]
         self._folded[i] = True
         self._n_live -= 1
         if self._stack[i] > 0:
@@ -159,7 +164,7 @@ class Hand(HandState):
         if not (q and q[0][0] == "burn" and card.__class__ is Card
                 and card.id not in self._seen):
             self.verify_burn(card)
-        q.pop(0)
+        del q[0]
         self._burns.append(card)
         self._seen.add(card.id)
         self._ops.append((Burn, card))
@@ -180,7 +185,7 @@ class Hand(HandState):
         if not (q and q[0][0] == "board" and card.__class__ is Card
                 and card.id not in self._seen):
             self.verify_deal_board(card)
-        q.pop(0)
+        del q[0]
         self._board.append(card)
         self._seen.add(card.id)
         self._ops.append((DealBoard, card))
@@ -195,14 +200,14 @@ class Hand(HandState):
         dealt = 0
         seen = self._seen
         while self._queue:
-            kind, i = self._queue[0]
+            kind, seat = self._queue[0]
             for card in it:
                 if card.id not in seen:
                     break
             else:
                 raise IllegalActionError("ran out of cards while dealing")
             if kind == "hole":
-                self.deal_hole(self._seats[i], card)  # type: ignore[index]
+                self.deal_hole(seat, card)  # type: ignore[arg-type]
             elif kind == "burn":
                 self.burn(card)
             else:
@@ -211,9 +216,9 @@ class Hand(HandState):
         return dealt
 
     def _after_card(self) -> None:
-        if not self._queue:  # the last card due: betting opens, or the round ends (chips move)
-            self._begin_betting()
-            self._check()
+        """The last card due is dealt: the betting opens, or the round ends (chips move)."""
+        self._begin_betting()
+        self._check()
 
     # ------------------------------------------------------------------ betting flow
     def _begin_betting(self) -> None:
@@ -250,10 +255,17 @@ class Hand(HandState):
         self._end_round()
 
     def _advance(self) -> None:
-        if self._n_live == 1:
+        """After an action (its player popped from :attr:`_to_act`, or the list rebuilt
+        on a raise): the next seat to act, or the round or the hand ends; then the chips
+        are checked."""
+        t = self._to_act
+        if t and self._n_live > 1 and len(self._active) >= 2:
+            self._actor = t[-1]
+        elif self._n_live == 1:
             self._end_by_folds()
         else:
             self._next_actor()
+        self._check()
 
     def _collect(self) -> None:
         bet = self._bet
@@ -267,16 +279,12 @@ class Hand(HandState):
             if self._stack[i] == amt and not self._folded[i]:
                 insort(self._active, i)
             self._ops.append((ReturnUncalled, self._seats[i], amt))
-        com = self._committed
-        total = 0
-        for i in range(self._n):
-            b = bet[i]
-            if b:
-                com[i] += b
-                total += b
-                bet[i] = 0
-        self._in_bets -= total
-        self._pot_total += total
+        total = sum(bet)
+        if total:
+            self._committed = list(map(add, self._committed, bet))
+            self._bet = [0] * self._n
+            self._in_bets -= total
+            self._pot_total += total
 
     def _end_round(self) -> None:
         self._actor = None
@@ -293,9 +301,8 @@ class Hand(HandState):
         self._aggressor = None
         q = self._queue
         if self.config.burn_cards:
-            q.append(("burn", None))
-        for _ in range(_BOARD_COUNTS[self._street]):
-            q.append(("board", None))
+            q.append(_BURN_DUE)
+        q += _BOARDS_DUE[self._street]
 
     def _end_by_folds(self) -> None:
         self._actor = None
@@ -340,7 +347,6 @@ class Hand(HandState):
         self._voluntary.append((seat, "fold", 0))
         self._to_act.pop()
         self._advance()
-        self._check()
 
     def can_check_or_call(self) -> bool:
         return self._actor is not None
@@ -357,27 +363,29 @@ class Hand(HandState):
         i = self._actor
         if i is None:
             raise IllegalActionError(f"cannot check or call: {self.legal_words()}")
-        owe = self._cur - self._bet[i]
-        st = self._stack[i]
-        amt = owe if owe < st else st  # all-in when the stack is short
-        if amt < 0:
-            amt = 0
-        st -= amt
-        self._stack[i] = st
-        self._bet[i] += amt
-        self._behind -= amt
-        self._in_bets += amt
+        cur = self._cur
         self._acted[i] = True
-        self._faced[i] = self._cur
-        all_in = st == 0
-        if all_in:
-            self._active.remove(i)
+        self._faced[i] = cur
         seat = self._seats[i]
+        amt = cur - self._bet[i]
+        all_in = False
+        if amt > 0:  # a call (all-in when the stack is short)
+            st = self._stack[i]
+            if amt >= st:
+                amt = st
+                all_in = True
+                self._active.remove(i)
+            self._stack[i] = st - amt
+            self._bet[i] += amt
+            self._behind -= amt
+            self._in_bets += amt
+            self._voluntary.append((seat, "call", amt))
+        else:
+            amt = 0
+            self._voluntary.append((seat, "check", 0))
         self._ops.append((CheckOrCall, seat, amt, all_in))
-        self._voluntary.append((seat, "call" if amt else "check", amt))
         self._to_act.pop()
         self._advance()
-        self._check()
 
     def _raise_error(self, amount: Any) -> str | None:
         i = self._actor
@@ -453,7 +461,6 @@ class Hand(HandState):
         t.reverse()
         self._to_act = t
         self._advance()
-        self._check()
 
     def actions_in_turn(self) -> tuple[tuple[int, str, int], ...]:
         """Voluntary actions so far: ``(seat, kind, chips_added)``, kind in ``fold``,

@@ -14,6 +14,7 @@ bets posted (:mod:`engine.betting.forced_bets`) and the hole cards due.
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Self
 
 from engine.betting.forced_bets import blind_positions, post_forced, preflop_start, seating_order
@@ -40,9 +41,9 @@ class HandState:
         order = seating_order(cfg)
         n = len(order)
         self._seats = order
-        self._index = {s: i for i, s in enumerate(order)}
+        self._index = dict(zip(order, range(n), strict=True))
         self._n = n
-        self._start = [cfg.stacks[s] for s in order]
+        self._start = list(map(cfg.stacks.__getitem__, order))
         self._sb, self._bb = blind_positions(cfg, self._index)
         forced = post_forced(cfg, order, self._sb, self._bb)
         self._stack = forced.stack
@@ -87,9 +88,10 @@ class HandState:
         self._preflop_start = preflop_start(cfg, self._index, self._sb, self._bb)
         self._n_live = n
         #: the players not folded with chips behind, in seating order
-        self._active = [i for i in range(n) if self._stack[i] > 0]
-        self._queue: list[tuple[str, int | None]] = [("hole", i) for _ in range(2)
-                                                     for i in range(n)]
+        self._active = list(compress(range(n), self._stack))
+        #: the cards due, next first, as :meth:`next_deal` gives them
+        holes: list[tuple[str, int | None]] = [("hole", s) for s in order]
+        self._queue = holes * 2
         self._check()
 
     # ------------------------------------------------------------------ reading
@@ -289,10 +291,11 @@ class HandState:
         if self._acted[i] and cur - self._faced[i] < self._min_inc:
             return None  # TDA 47: not reopened for a player who already acted
         # a raise must be callable by somebody: no raise when every opponent is all-in
-        # or cannot put in more than the current bet (the excess would only come back)
-        folded, stacks, bets = self._folded, self._stack, self._bet
-        for j in range(self._n):
-            if j != i and not folded[j] and stacks[j] + bets[j] > cur:
+        # or cannot put in more than the current bet (the excess would only come back);
+        # an all-in player has no more than the current bet in
+        stacks, bets = self._stack, self._bet
+        for j in self._active:
+            if j != i and stacks[j] + bets[j] > cur:
                 break
         else:
             return None
@@ -338,10 +341,8 @@ class HandState:
     def next_deal(self) -> tuple[str, int | None] | None:
         """The next card due: ``("hole", seat)``, ``("burn", None)``, ``("board", None)``,
         or None (betting open, showdown or hand over)."""
-        if not self._queue:
-            return None
-        kind, i = self._queue[0]
-        return (kind, None if i is None else self._seats[i])
+        q = self._queue
+        return q[0] if q else None
 
     def _state_words(self) -> str:
         if self._street == COMPLETE:

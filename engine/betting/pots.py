@@ -112,15 +112,9 @@ def uncalled(bets: Sequence[int]) -> tuple[int, int] | None:
     The largest bet is called only up to the second-largest bet made by anyone (folded
     players included); the rest goes back to the bettor.
     """
-    top = -1
-    first = second = 0
-    for i, b in enumerate(bets):
-        if b > first:
-            second = first
-            first = b
-            top = i
-        elif b > second:
-            second = b
-    if top >= 0 and first > second:
-        return top, first - second
+    if len(bets) < 2:
+        return (0, bets[0]) if bets and bets[0] > 0 else None
+    *_, second, first = sorted(bets)
+    if first > second and first > 0:
+        return bets.index(first), first - max(second, 0)
     return None
