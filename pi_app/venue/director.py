@@ -161,7 +161,8 @@ class Director:
         self.clock_rows = sum(1 for row in self.journal.reports() if row[0] == CLOCK_ROW)
         #: the retained state's seq: above the registration's (pi_app/venue/registration.py)
         self.published = self.journal.count() + len(self.journal.presences()) + 2
-        self.clock_sent: tuple[int, int] | None = None
+        self.clock_sent: tuple[int, int, bool] | None = None
+        self.state_mid = 0  #: the link's message id of the last state published
         self.clock_seq, self.clock_at = 0, 0.0
         marks = {(self.night, self.users[n], report_topic(n)): t.report_mark
                  for n, t in self.state.tables.items() if t.report_mark}
@@ -205,7 +206,7 @@ class Director:
             self._write_json("prizes.json", self.prizes())
             self._write_result(result)
             self._observe()
-            self.node.link.wait_acknowledged(self._publish(force=True), FINAL_WAIT)
+            self._publish_final()
             return result
         finally:
             self.node.close()
@@ -379,22 +380,41 @@ class Director:
     def _publish(self, force: bool = False) -> int:
         """Publish the retained state (and the clock when it changed); the state's mid."""
         s = self.state
-        if (s.clock.position, s.clock.remaining_ms()) != self.clock_sent or force:
+        if self._clock_now() != self.clock_sent or force:
             self._publish_clock()
-        return self.node.send(STATE_TOPIC, self.published, public_state(s, self.held.pending()))
+        self.state_mid = self.node.send(STATE_TOPIC, self.published,
+                                        public_state(s, self.held.pending()))
+        return self.state_mid
 
-    def _publish_clock(self) -> None:
+    def _publish_final(self) -> None:
+        """The night over: the clock once more if it changed (it stops), then up to
+        :data:`FINAL_WAIT` seconds for the broker to take it and the last state, which
+        was published when the night ended (published again with the same seq, it would
+        be a replay at every table)."""
+        mids = [self.state_mid]
+        if self._clock_now() != self.clock_sent:
+            mids.append(self._publish_clock())
+        for mid in mids:
+            self.node.link.wait_acknowledged(mid, FINAL_WAIT)
+
+    def _clock_now(self) -> tuple[int, int, bool]:
+        """The clock as the tables are sent it: (level position, ms left, running)."""
         s = self.state
-        clock = (s.clock.position, s.clock.remaining_ms())
-        seq = self.published
+        return (s.clock.position, s.clock.remaining_ms(),
+                s.phase != "over" and s.paused_at is None)
+
+    def _publish_clock(self) -> int:
+        """Publish the retained clock (its seq rising); its mid."""
+        s = self.state
+        clock = self._clock_now()
+        seq = max(self.clock_seq + 1, self.published)
         if self.live:  # rising across restarts: the wall clock's milliseconds
             seq = max(self.clock_seq + 1, round(self.wall() * 1000))
             self.clock_at = time.monotonic()
         self.clock_seq = seq
-        running = s.phase != "over" and s.paused_at is None
-        self.node.send(CLOCK_TOPIC, seq, messages.Clock(s.clock.level_args()[0], running,
-                                                        clock[1]))
         self.clock_sent = clock
+        return self.node.send(CLOCK_TOPIC, seq, messages.Clock(s.clock.level_args()[0],
+                                                               clock[2], clock[1]))
 
     def _write_result(self, result: dict[str, Any]) -> None:
         self._write_json("result.json", result)

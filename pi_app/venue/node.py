@@ -206,35 +206,30 @@ class VenueNode:
         """Publish ``body`` as this node's message ``seq`` on ``topic`` (retained on a
         "latest value" topic), and keep it until :meth:`acknowledge`.  The owner journals
         what it sends before calling this, so the same call after a restart sends the same
-        bytes.  Returns the link's message id (:meth:`VenueLink.wait_acknowledged`).
+        bytes.  While the link is not connected (not started yet, or the broker away) it
+        is only kept: the connection's :meth:`resend` publishes it once (published now as
+        well, paho's queue would send it a second time, a replay logged by the
+        receiver).  Returns the link's message id (:meth:`VenueLink.wait_acknowledged`),
+        0 when it waits for the connection.
 
         Raises:
             MessageError: a field out of bounds, or no night joined yet (nothing is
                 published or kept).
         """
-        payload = self.send_on_connect(topic, seq, body, for_hand)
-        return self.link.publish(topic, payload, retain=is_latest_topic(topic))
-
-    def send_on_connect(self, topic: str, seq: int, body: Any,
-                        for_hand: int | None = None) -> bytes:
-        """:meth:`send`, but published only when the link connects (:meth:`resend`, in
-        the order kept): for a node not started yet, whose first connection then
-        publishes it once (a publish made before it would go out twice: paho's queue,
-        then the resend).  Returns the payload kept.
-
-        Raises:
-            MessageError: as :meth:`send`.
-        """
         if self.night is None:
             raise MessageError(f"{self.username} has not joined a night yet: nothing is sent")
         payload = encode(Envelope(self.username, seq, body, for_hand, night=self.night))
+        latest = is_latest_topic(topic)
         with self._out_lock:
-            if is_latest_topic(topic):
+            if latest:
                 self._latest[topic] = payload
             else:
                 self._outbox.setdefault(topic, {})[seq] = payload
                 self._sent_at[(topic, seq)] = time.monotonic()
-        return payload
+        # kept before the link is asked: connected after this, its resend publishes it
+        if not self.link.connected.is_set():
+            return 0
+        return self.link.publish(topic, payload, retain=latest)
 
     def acknowledge(self, topic: str, seq: int) -> None:
         """The receiver applied every message up to ``seq`` on ``topic``: forget them."""

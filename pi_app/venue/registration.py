@@ -42,11 +42,9 @@ def announce_night(venue: VenueConfig, journal: DirectorJournal) -> VenueNode:
                      tables={t.number: t.username for t in venue.tables}, subscriptions=(),
                      put=lambda _event: None, ca_file=venue.ca_file, night=night,
                      clean_start=fresh)
-    # kept for the connection, which publishes them once (sent now, they would go out
-    # again on connect: a replay logged by every table)
-    node.send_on_connect(STATE_TOPIC, REGISTRATION_SEQ,
-                         messages.VenueState(0, (), (), (), (), (), 0, False))
+    # before the start: kept, published once when the node connects (VenueNode.send)
+    node.send(STATE_TOPIC, REGISTRATION_SEQ, messages.VenueState(0, (), (), (), (), (), 0, False))
     if levels:
-        node.send_on_connect(CLOCK_TOPIC, REGISTRATION_SEQ,
-                             messages.Clock(levels[0][0], False, levels[0][4]))
+        node.send(CLOCK_TOPIC, REGISTRATION_SEQ,
+                  messages.Clock(levels[0][0], False, levels[0][4]))
     return node.start()

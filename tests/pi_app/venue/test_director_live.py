@@ -7,6 +7,7 @@ that ends is journaled and sent to every table, the clock is republished at leas
 from __future__ import annotations
 
 import json
+import logging
 
 from engine.tournament.structure_file import load_structure
 from pi_app.venue.director import CLOCK_ROW, Director
@@ -19,7 +20,8 @@ from tests.pi_app.venue.test_director import (
 from tests.pi_app.venue.venue_fixture import Venue, clock_listener, last_clock
 
 
-def test_the_live_director_plays_a_venue_to_a_winner_through_the_broker(tmp_path):
+def test_the_live_director_plays_a_venue_to_a_winner_through_the_broker(tmp_path, caplog):
+    caplog.set_level(logging.INFO, logger="pi_app.venue.node")
     venue = Venue(tmp_path)
     try:
         venue.start_tables()
@@ -35,6 +37,9 @@ def test_the_live_director_plays_a_venue_to_a_winner_through_the_broker(tmp_path
         venue.close()
     stored = json.loads((venue.folder / "state" / "result.json").read_text())
     assert stored == result
+    # each message of the director reached each table once: a normal night logs no replay
+    # (the first state, kept until the connection, and the last, not published again)
+    assert [r.getMessage() for r in caplog.records if "a replay of" in r.getMessage()] == []
 
 
 class Wall:
