@@ -135,6 +135,9 @@ class TableCore:
         # the structure's TOML as read when the tournament started: snapshots (the journal's
         # genesis first) carry it, so a resume plays that copy whatever the file says now
         self.structure_toml = ""
+        # replaying a journal: of the effects, only the hand histories are made (the rest,
+        # log lines, sounds, notices, shoe commands, a replay drops); not a state
+        self.replaying = False
         self.venue: VenueState | None = (
             VenueState(settings.venue_table, settings.venue_director,
                        ledger=sum(tournament.stacks().values()))
@@ -206,8 +209,9 @@ class TableCore:
         :class:`engine.errors.PokerTableError` and changes nothing: the hot inputs are
         verified before anything changes, the rare operator inputs run under a
         :class:`engine.table.atomic.Guard` (no snapshot of the table per event)."""
-        verify_time(self, event.t)
-        if _guarded(event, self):
+        if event.t < self.last_t:
+            verify_time(self, event.t)
+        if type(event) not in _NEVER_GUARDED and _guarded(event, self):
             guard = Guard(self)
             try:
                 effects = self._effects_of(event)
@@ -219,14 +223,17 @@ class TableCore:
         self.last_t = event.t
         if not isinstance(event, (ClockTick, ShoeStatus, DeviceStatus)):
             self.last_input_t = event.t
-        effects += self._clock_effects(self.tournament.tick(event.t)
-                                       if self.tournament.clock.started else [])
+        if self.tournament.clock.started:
+            alerts = self.tournament.tick(event.t)
+            if alerts:
+                effects += self._clock_effects(alerts)
         return effects
 
     def _effects_of(self, event: Event) -> list[Effect]:
-        def apply() -> list[Effect]:
+        if self.venue is None:
             return self._dispatch(event) + console_after_event(self, event.t)
-        return apply() if self.venue is None else venue_mode.run(self, event, apply)
+        return venue_mode.run(self, event, lambda: self._dispatch(event)
+                              + console_after_event(self, event.t))
 
     def _dispatch(self, event: Event) -> list[Effect]:
         if isinstance(event, ClockTick):
@@ -388,6 +395,7 @@ class TableCore:
 
     def _after_outcomes(self, outcomes: list[Outcome], t: float) -> list[Effect]:
         effects: list[Effect] = []
+        complete = False
         for o in outcomes:
             if isinstance(o, RulingIssued):
                 r = o.ruling
@@ -396,8 +404,10 @@ class TableCore:
                     effects.append(ShoeCommand("lock"))
             elif isinstance(o, HandVoided):
                 self.seat_inputs = {}
-            effects.append(LazyLogLine("INFO", partial(public_line, o)))
-        if any(isinstance(o, HandComplete) for o in outcomes):
+            complete = complete or isinstance(o, HandComplete)
+            if not self.replaying:
+                effects.append(LazyLogLine("INFO", partial(public_line, o)))
+        if complete:
             effects += self._finish_hand(t)
         return effects
 
@@ -471,7 +481,7 @@ class TableCore:
 
     # ------------------------------------------------------------------ effects
     def _clock_effects(self, alerts: list[ClockAlert]) -> list[Effect]:
-        return clock_effects(alerts, self.tournament.clock, self.muted)
+        return [] if self.replaying else clock_effects(alerts, self.tournament.clock, self.muted)
 
     # ------------------------------------------------------------------ views
     def screen_state(self, alarms: tuple[str, ...] = (),

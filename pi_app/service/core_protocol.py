@@ -26,6 +26,9 @@ Contract (what recovery relies on):
   a new hand (the loop refuses those while the journal is unavailable).  Without it, the
   loop treats ``DealerButton(button="next_hand")`` as the only such event
   (:func:`starts_new_hand`).
+* Optional: ``replaying``, a bool attribute: while :func:`pi_app.service.recovery.recover`
+  replays the journal it is True, and ``apply`` may leave out every effect but the hand
+  histories (the replay drops the others).  The state must come out the same.
 * Optional: ``tick_changes(t) -> bool`` tells whether a clock tick at ``t`` would change
   the state beyond the time itself (a level or break starting or ending, a time warning,
   late registration closing).  A tick that would not is applied without being journaled:
