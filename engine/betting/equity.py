@@ -231,7 +231,7 @@ class _Tally:
         ev = evaluate_7_ids
         for extra in runouts:
             full = board + extra
-            values = [ev(a, b, *full) for a, b in holes]
+            values = [ev(*(hole + full)) for hole in holes]  # one tuple, passed as is
             count += 1
             if single:
                 self._score(0, values)
@@ -243,13 +243,13 @@ class _Tally:
     def _run_heads_up(self, holes: list[tuple[int, int]], board: tuple[int, ...],
                       runouts: Iterator[tuple[int, ...]]) -> int:
         """:meth:`run` for one pot between two hands (the preflop hot path)."""
-        (a0, a1), (b0, b1) = holes
+        a, b = holes
         ev = evaluate_7_ids
         first = second = ties = count = 0
         for extra in runouts:
             full = board + extra
-            v0 = ev(a0, a1, *full)
-            v1 = ev(b0, b1, *full)
+            v0 = ev(*(a + full))  # the native call takes its arguments as one tuple
+            v1 = ev(*(b + full))
             count += 1
             if v0 < v1:
                 first += 1
