@@ -72,15 +72,43 @@ def draw_seat_box(cv: Canvas, s: SeatPublic, x0: float, y0: float, *, acting: bo
                   won: bool, offline: bool, band: Band | None) -> pygame.Rect:
     """The box of ``s`` with its top left corner at design (x0, y0) of ``cv``: its edge
     gold while the seat is to act, green when it wins a pot, else red while its display
-    is offline.  Returns the real rect drawn."""
-    key = ("seat", s.seat, s.name, s.stack, s.status, s.has_cards, s.shown_cards, acting, won,
-           offline, band)
-    return blit_part(cv, key, cv.rect(x0, y0, SEAT_W, SEAT_H), (SEAT_W, SEAT_H),
-                     lambda pc: _box(pc, s, acting=acting, won=won, offline=offline, band=band))
+    is offline.  Returns the real rect drawn.
+
+    A box without a band is kept without its stack, which is drawn over it in place (the
+    last thing drawn in the box either way, so the pixels are the same): the box of a seat
+    whose stack alone changed (a bet, the blinds and ante of a new hand) is blitted again
+    rather than drawn anew.  With a band (drawn after the stack) the stack is in the box."""
+    rect = cv.rect(x0, y0, SEAT_W, SEAT_H)
+    apart = band is None
+    key = ("seat", s.seat, s.name, None if apart else s.stack, s.status, s.has_cards,
+           s.shown_cards, acting, won, offline, band)
+    blit_part(cv, key, rect, (SEAT_W, SEAT_H),
+              lambda pc: _box(pc, s, acting=acting, won=won, offline=offline, band=band,
+                              stack=not apart))
+    if apart:
+        inside = Canvas(cv.surface, rect, (SEAT_W, SEAT_H), faces=cv.faces, scale=cv.s,
+                        screen_h=cv.screen_h)
+        inside.ox, inside.oy = rect.topleft  # where the part's own canvas has (0, 0)
+        _stack(inside, s)
+    return rect
+
+
+def _text_x(s: SeatPublic) -> float:
+    """Design x of the name and stack in a box: right of the cards, when it holds any."""
+    folded = s.status in ("folded", "out")
+    return 10 + 2 * SMALL_CARD[0] + 14 if s.shown_cards or (s.has_cards and not folded) else 16
+
+
+def _stack(cv: Canvas, s: SeatPublic) -> None:
+    """The stack in the box of ``s`` (``cv``: the box's canvas, (0, 0) its corner)."""
+    folded = s.status in ("folded", "out")
+    tx, lg = _text_x(s), legible(cv)
+    cv.text(fmt_chips(s.stack), "bold", max(38.0, lg), ACCENT if not folded else MUTED,
+            (tx, 8 + max(34.0, lg) * 1.17), max_width=SEAT_W - tx - 10)
 
 
 def _box(cv: Canvas, s: SeatPublic, *, acting: bool, won: bool, offline: bool,
-         band: Band | None) -> None:
+         band: Band | None, stack: bool = True) -> None:
     folded = s.status in ("folded", "out")
     fill = PANEL if not folded else (18, 22, 30)
     edge = ACCENT if acting else GREEN if won else RED if offline else PANEL_EDGE
@@ -89,23 +117,21 @@ def _box(cv: Canvas, s: SeatPublic, *, acting: bool, won: bool, offline: bool,
     # cards on the left: faces only from shown_cards, backs for unrevealed hands; a seat
     # without cards gives their space to its name and stack
     cw, ch = SMALL_CARD
-    tx = 10 + 2 * cw + 14
     if s.shown_cards:
         for i, c in enumerate(s.shown_cards[:2]):
             draw_face(cv, cv.rect(10 + i * (cw + 4), 10, cw, ch), c)
     elif s.has_cards and not folded:
         for i in range(2):
             draw_back(cv, cv.rect(10 + i * (cw * 0.55), 10, cw, ch))
-    else:
-        tx = 16
+    tx = _text_x(s)
     tw = SEAT_W - tx - 10
     lg = legible(cv)
     cv.text(s.name or f"Seat {s.seat}", "bold", max(34.0, lg), TEXT if not folded else MUTED,
             (tx, 4), max_width=tw - 22)
     cv.text(str(s.seat), "bold", 22, MUTED, (SEAT_W - 10, 8), "topright",
             minor=True)  # the seat's number is printed on the felt too
-    cv.text(fmt_chips(s.stack), "bold", max(38.0, lg), ACCENT if not folded else MUTED,
-            (tx, 8 + max(34.0, lg) * 1.17), max_width=tw)
+    if stack:
+        _stack(cv, s)
     if band is not None:
         _band(cv, band, lg)
 

@@ -1,13 +1,23 @@
 """A seat's box (pi_app.screens.seatbox): a seat without cards gives their space to its name
 and stack, a seat with cards keeps it; the band says the most important thing, an offline
-display among them, shortened rather than cut on a narrow table."""
+display among them, shortened rather than cut on a narrow table; a box whose stack alone
+changed is blitted again, its new stack drawn over it, pixel for pixel as drawn whole."""
 
 from __future__ import annotations
 
 import pygame
 
 from engine.views import SeatPublic, TablePublicView
-from pi_app.screens.seatbox import OFFLINE_BAND, SEAT_W, SMALL_CARD, seat_band
+from pi_app.screens.parts import PARTS, make_part
+from pi_app.screens.seatbox import (
+    OFFLINE_BAND,
+    SEAT_H,
+    SEAT_W,
+    SMALL_CARD,
+    _box,
+    draw_seat_box,
+    seat_band,
+)
 from pi_app.screens.table import draw_table, seat_positions
 from pi_app.screens.theme import Canvas, record_texts
 
@@ -64,3 +74,39 @@ def test_an_offline_display_is_marked_inside_its_box_even_on_a_narrow_table():
         assert abs(mark.rect.centerx - name.rect.centerx) < SEAT_W * cv.s  # in Ann's box
         assert mark.rect.top > name.rect.bottom
         assert "\u2026" not in mark.text
+
+
+def _box_pixels(seat: SeatPublic, band=None, apart: bool = True) -> tuple[bytes, int]:
+    """The pixels of ``seat``'s box drawn on a plain background, and the parts made for it;
+    ``apart=False`` draws the box whole, the stack in it, as a part is made."""
+    surf = pygame.Surface((1920, 1080))
+    surf.fill((7, 9, 13))
+    cv = Canvas(surf)
+    made = len(PARTS)
+    if apart:
+        rect = draw_seat_box(cv, seat, 300, 200, acting=False, won=False, offline=False,
+                             band=band)
+    else:
+        rect = cv.rect(300, 200, SEAT_W, SEAT_H)
+        part = make_part(cv, rect.size, (SEAT_W, SEAT_H),
+                         lambda pc: _box(pc, seat, acting=False, won=False, offline=False,
+                                         band=band))
+        surf.blit(part.surface, rect.topleft)
+    return pygame.image.tobytes(surf.subsurface(rect), "RGB"), len(PARTS) - made
+
+
+def test_a_box_whose_stack_alone_changed_is_blitted_again_with_its_new_stack():
+    PARTS.clear()
+    seats = [SeatPublic(4, "Ann", stack, has_cards=True) for stack in (12_500, 12_400, 9_975)]
+    first, made = _box_pixels(seats[0])
+    assert made >= 1  # the box (and the card back it holds)
+    for seat in seats[1:]:
+        pixels, made = _box_pixels(seat)
+        assert made == 0  # the same part, the new stack drawn over it
+        assert pixels == _box_pixels(seat, apart=False)[0] != first  # as drawn whole
+    # with a band, drawn after the stack, the stack stays in the part
+    band = ("ALL IN", (200, 40, 40), (255, 255, 255))
+    all_in = [SeatPublic(4, "Ann", stack, status="all_in", has_cards=True)
+              for stack in (0, 100)]
+    assert [_box_pixels(s, band)[1] for s in all_in] == [1, 1]
+    assert _box_pixels(all_in[1], band)[0] == _box_pixels(all_in[1], band, apart=False)[0]
