@@ -42,7 +42,7 @@ class OddsProcessError(RuntimeError):
 
 def _serve(conn: Connection, compute: OddsProvider) -> None:  # pragma: no cover - child
     """The child's loop: a spot in, ``(True, odds)`` or ``(False, error text)`` out; None
-    or a closed pipe ends it."""
+    or a closed pipe (the service gone, even killed) ends it."""
     while True:
         try:
             spot = conn.recv()
@@ -51,9 +51,13 @@ def _serve(conn: Connection, compute: OddsProvider) -> None:  # pragma: no cover
         if spot is None:
             return
         try:
-            conn.send((True, compute(*spot)))
+            answer = (True, compute(*spot))
         except Exception as exc:  # noqa: BLE001 - told to the parent, which logs it
-            conn.send((False, f"{type(exc).__name__}: {exc}"))
+            answer = (False, f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(answer)
+        except OSError:
+            return
 
 
 class OddsProcess:

@@ -43,6 +43,11 @@ def slow_compute(holes, board, pots, samples):
     return None
 
 
+def second_compute(holes, board, pots, samples):
+    time.sleep(1)
+    return None
+
+
 def failing_compute(holes, board, pots, samples):
     raise ValueError("no such spot")
 
@@ -147,3 +152,17 @@ def test_the_service_starts_its_odds_process_and_ends_it_when_it_stops(tmp_path)
     odds, alive_while_running = seen[0]
     assert status == 0 and isinstance(odds, OddsProcess) and alive_while_running
     assert not odds.alive
+
+
+def test_the_child_ends_by_itself_when_the_service_is_gone():
+    """A service killed (no close) leaves no child behind: its end of the pipe closes, and
+    the child, waiting for a spot or answering one, ends."""
+    for busy in (False, True):
+        odds = OddsProcess(second_compute, start_method=START)
+        odds.start()
+        child = odds._child
+        if busy:
+            odds._conn.send(spot_of(FIRST))  # its answer will find no one
+        odds._conn.close()  # what the kernel does to a killed service's end
+        child.join(10)
+        assert not child.is_alive() and child.exitcode == 0, busy
