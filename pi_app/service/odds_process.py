@@ -50,6 +50,7 @@ def _serve(conn: Connection, compute: OddsProvider) -> None:  # pragma: no cover
             return
         if spot is None:
             return
+        answer: tuple[bool, object]
         try:
             answer = (True, compute(*spot))
         except Exception as exc:  # noqa: BLE001 - told to the parent, which logs it
