@@ -36,9 +36,7 @@ says what is legal), :class:`InvalidHandConfigError` for a bad config,
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
 from collections.abc import Iterable, Mapping
-from operator import add
 from typing import Any
 
 from engine.betting import hand_views
@@ -50,10 +48,10 @@ from engine.betting.hand_config import (
     HandConfig,
     InvalidHandConfigError,
 )
+from engine.betting.hand_flow import HandFlow
 from engine.betting.hand_record import inputs_of, replay_inputs
-from engine.betting.hand_state import COMPLETE, FIXED, PREFLOP, RIVER, SHOWDOWN, HandState
+from engine.betting.hand_state import COMPLETE, FIXED, SHOWDOWN, HandState
 from engine.betting.operations import (
-    AwardPot,
     BetOrRaiseTo,
     Burn,
     CheckOrCall,
@@ -62,12 +60,9 @@ from engine.betting.operations import (
     DealHole,
     Fold,
     MuckHand,
-    ReturnUncalled,
     ShowHand,
     VoidHand,
 )
-from engine.betting.pots import uncalled
-from engine.betting.showdown import award_pots, showdown_order
 from engine.cards import Card
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.views import LegalActions, SeatDisplayView, TablePublicView
@@ -75,17 +70,12 @@ from engine.views import LegalActions, SeatDisplayView, TablePublicView
 __all__ = ["FIXED", "RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand",
            "HandConfig", "HandState", "InvalidHandConfigError", "LegalActions"]
 
-_BURN_DUE: tuple[str, int | None] = ("burn", None)
-#: the board cards due on each street (none preflop, three on the flop, one on the turn
-#: and river), as :meth:`HandState.next_deal` gives them
-_BOARDS_DUE: tuple[tuple[tuple[str, int | None], ...], ...] = tuple(
-    (("board", None),) * k for k in (0, 3, 1, 1))
 
-
-class Hand(HandState):
+class Hand(HandFlow):
     """One hand; see the module docstring.  Its state and reading API are those of
-    :class:`engine.betting.hand_state.HandState`; this class adds what changes it.  Not
-    thread-safe (the loop owns it)."""
+    :class:`engine.betting.hand_state.HandState`; what follows from the rules alone is in
+    :class:`engine.betting.hand_flow.HandFlow`; this class adds the inputs that change
+    it.  Not thread-safe (the loop owns it)."""
 
     # ------------------------------------------------------------------ dealing
     def _card_error(self, kind: str, seat: int | None, card: Any) -> str | None:
@@ -214,107 +204,6 @@ class Hand(HandState):
                 self.deal_board(card)
             dealt += 1
         return dealt
-
-    def _after_card(self) -> None:
-        """The last card due is dealt: the betting opens, or the round ends (chips move)."""
-        self._begin_betting()
-        self._check()
-
-    # ------------------------------------------------------------------ betting flow
-    def _begin_betting(self) -> None:
-        """Open a betting round: every player not folded with chips behind is to act, in
-        order from the round's first position (preflop: :attr:`preflop_first_seat`)."""
-        start = self._preflop_start if self._street == PREFLOP else 0
-        a = self._active
-        k = bisect_left(a, start)
-        t = a[k:] + a[:k]
-        t.reverse()
-        self._to_act = t
-        self._next_actor()
-
-    def _next_actor(self) -> None:
-        """The seat to act is the next of :attr:`_to_act` (the players still to act this
-        round: not folded, chips behind, and not acted since the last bet or raise or
-        facing more than they put in), else the round ends.  With fewer than two players
-        holding chips behind (then at most one is still to act), that player acts only
-        facing a bet it can call more of: when every opponent is all-in for no more than
-        it has in (e.g. a short big blind heads-up against a bigger small blind), there
-        is nothing to call and nobody to raise."""
-        t = self._to_act
-        if t:
-            j = t[-1]
-            if len(self._active) >= 2:
-                self._actor = j
-                return
-            bet = self._bet
-            if bet[j] < self._cur and bet[j] < max(
-                    (bet[x] for x in range(self._n) if x != j and not self._folded[x]),
-                    default=0):
-                self._actor = j
-                return
-        self._end_round()
-
-    def _advance(self) -> None:
-        """After an action (its player popped from :attr:`_to_act`, or the list rebuilt
-        on a raise): the next seat to act, or the round or the hand ends; then the chips
-        are checked."""
-        t = self._to_act
-        if t and self._n_live > 1 and len(self._active) >= 2:
-            self._actor = t[-1]
-        elif self._n_live == 1:
-            self._end_by_folds()
-        else:
-            self._next_actor()
-        self._check()
-
-    def _collect(self) -> None:
-        bet = self._bet
-        ret = uncalled(bet)
-        if ret is not None:
-            i, amt = ret
-            bet[i] -= amt
-            self._stack[i] += amt
-            self._in_bets -= amt
-            self._behind += amt
-            if self._stack[i] == amt and not self._folded[i]:
-                insort(self._active, i)
-            self._ops.append((ReturnUncalled, self._seats[i], amt))
-        total = sum(bet)
-        if total:
-            self._committed = list(map(add, self._committed, bet))
-            self._bet = [0] * self._n
-            self._in_bets -= total
-            self._pot_total += total
-
-    def _end_round(self) -> None:
-        self._actor = None
-        self._collect()
-        if self._street == RIVER:
-            self._start_showdown()
-            return
-        self._street += 1
-        n = self._n
-        self._cur = 0
-        self._min_inc = self._min_bet
-        self._acted = [False] * n
-        self._faced = [0] * n
-        self._aggressor = None
-        q = self._queue
-        if self.config.burn_cards:
-            q.append(_BURN_DUE)
-        q += _BOARDS_DUE[self._street]
-
-    def _end_by_folds(self) -> None:
-        self._actor = None
-        self._collect()
-        w = self._folded.index(False)
-        amount = self._pot_total
-        self._stack[w] += amount
-        self._behind += amount
-        self._pot_total = 0
-        self._awards.append((amount, [w], [(w, amount)]))
-        self._ops.append((AwardPot, 0, self._seats[w], amount))
-        self._street = COMPLETE
 
     # ------------------------------------------------------------------ actions
     def can_fold(self) -> bool:
@@ -451,15 +340,7 @@ class Hand(HandState):
         seat = self._seats[i]
         self._ops.append((BetOrRaiseTo, seat, amount, added, all_in, full))
         self._voluntary.append((seat, "bet" if cur == 0 else "raise", added))
-        # everyone else with chips behind now faces more than they put in: to act, in
-        # order from the raiser's left
-        a = self._active
-        k = bisect_right(a, i)
-        t = a[k:] + a[:k]
-        if t and t[-1] == i:
-            t.pop()
-        t.reverse()
-        self._to_act = t
+        self._reopen(i)
         self._advance()
 
     def actions_in_turn(self) -> tuple[tuple[int, str, int], ...]:
@@ -476,16 +357,6 @@ class Hand(HandState):
         return interpret_chips(self, seat, amount, declared=declared, chip_count=chip_count)
 
     # ------------------------------------------------------------------ showdown
-    def _start_showdown(self) -> None:
-        self._street = SHOWDOWN
-        start = self._aggressor if self._aggressor is not None else 0
-        order = self._sd_order = showdown_order(start, self._folded)
-        if any(self._stack[j] == 0 for j in order):  # all-in: every hand is tabled (TDA 16)
-            for j in order:
-                self._shown[j] = True
-                self._ops.append((ShowHand, self._seats[j], tuple(self._hole[j]), True))
-            self._award()
-
     def _showdown_error(self, seat: int, what: str) -> str | None:
         if self._street != SHOWDOWN:
             return f"cannot {what} seat {seat}: no showdown now ({self._state_words()})"
@@ -528,25 +399,6 @@ class Hand(HandState):
         self._ops.append((MuckHand, seat))
         self._maybe_award()
         self._check()
-
-    def _maybe_award(self) -> None:
-        order = self._sd_order
-        remaining = [j for j in order if not self._mucked[j]]
-        if len(remaining) == 1 or all(self._shown[j] for j in remaining):
-            self._award()
-
-    def _award(self) -> None:
-        live = [not (f or m) for f, m in zip(self._folded, self._mucked, strict=True)]
-        seats = self._seats
-        for p, award in enumerate(award_pots(self._committed, live, self._dead, self._hole,
-                                             self._board, self.config.odd_chip)):
-            for w, chips in award[2]:
-                self._stack[w] += chips
-                self._behind += chips
-                self._ops.append((AwardPot, p, seats[w], chips))
-            self._awards.append(award)
-        self._pot_total = 0
-        self._street = COMPLETE
 
     # ------------------------------------------------------------------ void
     def void(self, reason: str) -> None:
