@@ -263,11 +263,15 @@ class VenueNode:
         """Publish again every message not acknowledged (in order) and the latest of each
         retained topic (in the order the topics were first sent: a state, which a table
         joins, before the clock, which it does not); returns how many.  Called by itself
-        whenever the link connects."""
+        whenever the link connects.  What it publishes counts as sent now for
+        :meth:`tick` (a message kept until the connection is not sent again at once)."""
+        now = time.monotonic()
         with self._out_lock:
             due = [(t, p, False) for t, kept in sorted(self._outbox.items())
                    for _s, p in sorted(kept.items())]
             due += [(t, p, True) for t, p in self._latest.items()]  # as first sent
+            for key in self._sent_at:
+                self._sent_at[key] = now
         for topic, payload, retain in due:
             self.link.publish(topic, payload, retain=retain)
         return len(due)

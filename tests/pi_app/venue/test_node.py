@@ -281,3 +281,29 @@ def test_a_fresh_nodes_first_connection_drops_what_the_broker_queued_for_last_ni
     _publish(boss, command_topic(1), Envelope("director", 1, Go(1), 0, night=NIGHT))
     again = owner("table1", command_topic(1), night=NIGHT, joins=True)
     assert [d.envelope.seq for d in again.delivered()] == [1]
+
+
+def test_what_is_sent_before_the_connection_goes_out_once_when_it_connects(
+        venue, tmp_path, caplog):
+    """Kept until the connection (not also queued in paho, which sent it a second time),
+    published once by the connection's resend, and counted as sent then: the next tick
+    does not publish it again at once."""
+    broker, owner, _raw = venue
+    director = owner("director", f"{ROOT}/table/+/report")
+    caplog.set_level(logging.INFO, logger=node_module.__name__)
+    table = VenueNode(broker.url, username="table1",
+                      password=(tmp_path / "secrets" / "table1.password").read_text().strip(),
+                      director="director", tables=TABLES, subscriptions=(),
+                      put=lambda _e: None, night=NIGHT)
+    assert table.send(report_topic(1), 1, Applied(1)) == 0  # not connected: kept
+    time.sleep(1.0)  # the connection comes well after the send
+    try:
+        assert table.start().wait_ready(WAIT)
+        connected = time.monotonic()
+        got = director.delivered()
+        assert [(d.topic, d.envelope.seq) for d in got] == [(report_topic(1), 1)]
+        assert table.tick(connected + RESEND_SECONDS - 0.5) == 0  # 3.5 s after the send
+        assert table.unacknowledged(report_topic(1)) == [1]
+    finally:
+        table.close()
+    assert [r.getMessage() for r in caplog.records if "a replay of" in r.getMessage()] == []
