@@ -124,7 +124,8 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
     # ------------------------------------------------------------------ set-up
     @staticmethod
     def _new_state(config: HandConfig) -> DealState:
-        cfg = dataclasses.replace(config, burn_cards=False)
+        # a config made for the procedure already says so (the table's): taken as it is
+        cfg = dataclasses.replace(config, burn_cards=False) if config.burn_cards else config
         order = hole_order(cfg.stacks, cfg.button, cfg.big_blind_seat
                            if cfg.big_blind_seat in cfg.stacks else None)
         hand = Hand(cfg)

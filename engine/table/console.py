@@ -173,9 +173,10 @@ def after_event(core: ConsoleCore, t: float) -> list[Effect]:
     """After any event: fold an away player who is to act (TDA: an absent player is dealt
     in and posts, and the hand is killed when action reaches them), and note a color-up
     for the director to confirm."""
-    effects = fold_away(core, t)
+    console = core.console
+    effects = fold_away(core, t) if console.away else []  # nearly always nobody is away
     done = len(core.tournament.colored_up)
-    if done > core.console.color_up_seen:
-        core.console.color_up_seen = done
-        core.console.color_up_pending = True
+    if done > console.color_up_seen:
+        console.color_up_seen = done
+        console.color_up_pending = True
     return effects

@@ -236,6 +236,10 @@ class TableCore:
                               + console_after_event(self, event.t))
 
     def _dispatch(self, event: Event) -> list[Effect]:
+        if type(event) is SeatButton:  # the hot inputs first, by their exact type
+            return self._seat_button(event)
+        if type(event) is CardDrawn:
+            return self._shoe_event(event)
         if isinstance(event, ClockTick):
             return []
         if isinstance(event, DealerButton):
@@ -356,7 +360,7 @@ class TableCore:
             small_blind_seat=pos.small_blind if setup.big_blind else None,
             big_blind_seat=pos.big_blind if setup.big_blind else None,
             names=self.names(), hand_number=self.hand_number,
-            odd_chip=smallest_chip(tour),
+            odd_chip=smallest_chip(tour), burn_cards=False,  # the procedure tracks the burns
         )
         effects += self._clock_effects(tour.hand_started(t))
         self.proc = DealingProcedure(cfg, self.registry, self.settings.house_profile(),

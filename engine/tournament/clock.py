@@ -285,10 +285,14 @@ class Clock:
         if not self.started:
             return out
         self._now = now
-        secs = self.structure.levels[self.index].seconds
-        if secs is not None and not (self.finished or self.break_pending) and \
-                self.elapsed(now) < secs + self.adjust - ONE_MINUTE:
-            return out  # nothing can be due: no warning (the first is a minute before), no end
+        minutes = self.structure.levels[self.index].minutes
+        if minutes is not None and not (self.finished or self.break_pending):
+            # nothing can be due: no warning (the first is a minute before), no end (the
+            # entry's seconds and elapsed(now), inline, as the loop below reckons them)
+            end = self.paused_at if self.paused_at is not None else now
+            if max(0.0, end - self.level_start - self.pause_total) < \
+                    minutes * 60.0 + self.adjust - ONE_MINUTE:
+                return out
         while not (self.finished or self.break_pending):
             if self.level.seconds is None:
                 break
