@@ -357,6 +357,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=PARTS, action="append",
                     help="run only this part (repeatable; default: every part)")
     args = ap.parse_args(argv)
+    if args.dir is not None and not os.path.isdir(args.dir):
+        ap.error(f"--dir {args.dir}: not a folder")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         d = Path(tmp)
         structure = long_structure(d, 40, breaks=False, minutes=60, stack=200_000)

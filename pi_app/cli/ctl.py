@@ -321,5 +321,6 @@ def _status_line(doc: dict[str, Any]) -> str:
     time_left = "" if left is None else f", {left // 60}:{left % 60:02d} left"
     return (f"{doc['table']}: level {c['level']} {c['small_blind']}/{c['big_blind']}"
             f"{time_left}{'' if c['running'] else ' (not running)'}; "
-            f"{doc['players_left']} players left of {doc['entries']}; registered: "
+            f"{doc['players_left']} {'player' if doc['players_left'] == 1 else 'players'} "
+            f"left of {doc['entries']}; registered: "
             f"{', '.join(doc['registered']) or 'nobody'}")

@@ -42,10 +42,12 @@ def _int_in(lo: int, hi: int | None, what: str):
         try:
             v = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{what}: not a whole number: {text!r}") from None
+            shown = text if len(text) <= 24 else text[:20] + "..."
+            raise argparse.ArgumentTypeError(f"{what}: not a whole number: {shown!r}") from None
         if v < lo or (hi is not None and v > hi):
             span = f"{lo}..{hi}" if hi is not None else f"at least {lo}"
-            raise argparse.ArgumentTypeError(f"{what} must be {span}, got {v}")
+            got = text if len(text) <= 24 else f"a number of {len(text)} digits"
+            raise argparse.ArgumentTypeError(f"{what} must be {span}, got {got}")
         return v
     parse.__name__ = what  # argparse names the type in its messages
     return parse

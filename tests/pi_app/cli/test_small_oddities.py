@@ -75,3 +75,22 @@ def test_starting_on_a_full_disk_says_disk_full(tmp_path: Path, monkeypatch) -> 
     assert unavailable_from(err, tmp_path / "j.db").reason == "disk I/O error"
     monkeypatch.setattr(journal_files.os, "statvfs", lambda _p: Full())
     assert unavailable_from(err, tmp_path / "j.db").reason == "disk full"
+
+
+@pytest.mark.parametrize("seed", ["9" * 5000, "x" * 5000, "-" + "9" * 60])
+def test_a_huge_seed_is_refused_in_a_short_line(capsys, seed: str) -> None:
+    """A seed of thousands of characters is refused without echoing it whole."""
+    rc, out, err = run_main(["sim", "--seed", seed, "--hands", "1", "--direct"], capsys)
+    assert rc == 2 and out == ""
+    line = assert_one_error_line(err, "seed")
+    assert len(line) < 200 and seed not in line
+
+
+def test_the_ctl_status_line_counts_one_player_in_the_singular() -> None:
+    from pi_app.cli.ctl import _status_line
+
+    doc = {"table": "Table 1", "players_left": 1, "entries": 6, "registered": ["Ann"],
+           "clock": {"remaining_seconds": 61, "level": 3, "small_blind": 100,
+                     "big_blind": 200, "running": True}}
+    assert "1 player left of 6" in _status_line(doc)
+    assert "2 players left of 6" in _status_line({**doc, "players_left": 2})
