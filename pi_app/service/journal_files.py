@@ -140,18 +140,42 @@ _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISSOCK, "a socket"))
 
 
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _check_sidecars(path: Path) -> None:
+    """Refuse a ``-wal`` or ``-shm`` beside ``path`` that is not a regular file (a
+    symbolic link, a FIFO...): SQLite would follow or block on it."""
+    for suffix in ("-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        try:
+            st = os.lstat(side)
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(st.st_mode):
+            raise JournalPathError(
+                f"{side}: is {_kind(st.st_mode)}, not a regular file; the journal's {suffix} "
+                "must be a regular file beside it (the files were not changed)")
+
+
 def check_journal_path(path: Path) -> bool:
     """Whether ``path`` exists, after checking that it may hold a journal at all.
 
     Nothing is created, opened for writing or chmodded here: this runs before anything
-    else touches the path.
+    else touches the path.  Symbolic links are not followed: a journal that is one, or
+    whose ``-wal``/``-shm`` is one, is refused (SQLite would read the ``-wal`` beside
+    the link and write through it).
 
     Raises:
-        JournalPathError: ``path`` exists but is not a regular file (``/dev/null``, a
-            folder, a FIFO), or its parent exists but is not a directory.
+        JournalPathError: ``path`` exists but is not a regular file (a symbolic link,
+            ``/dev/null``, a folder, a FIFO), its ``-wal`` or ``-shm`` is not a regular
+            file, or its parent exists but is not a directory.
     """
     try:
-        st = os.stat(path)
+        st = os.lstat(path)
     except FileNotFoundError:
         try:
             pst = os.stat(path.parent)
@@ -166,11 +190,12 @@ def check_journal_path(path: Path) -> bool:
     except NotADirectoryError:
         raise JournalPathError(f"{path}: a parent of the journal is not a directory") from None
     if not stat.S_ISREG(st.st_mode):
-        kind = next((name for test, name in _KINDS if test(st.st_mode)), "not a regular file")
         if stat.S_ISDIR(st.st_mode):
             raise JournalPathError(f"{path}: is a directory, not a journal file")
         raise JournalPathError(
-            f"{path}: is {kind}, not a regular file; the journal must be a regular file")
+            f"{path}: is {_kind(st.st_mode)}, not a regular file; the journal must be a "
+            "regular file")
+    _check_sidecars(path)
     return True
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -143,3 +144,40 @@ def test_an_online_backup_holds_every_record_and_opens_knowingly(killed: Path, t
                              "--accept-journal-loss"], capsys)
     assert rc == 0, err
     assert json.loads(out)["recovery"]["last_seq"] == 60  # every record is in the copy
+
+
+def _tree(*folders: Path) -> dict[str, tuple[int, str]]:
+    """Every entry of ``folders``, links not followed: (mode, digest or link target)."""
+    out = {}
+    for folder in folders:
+        for p in folder.iterdir():
+            st = p.lstat()
+            what = os.readlink(p) if p.is_symlink() else \
+                hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""
+            out[str(p)] = (st.st_mode, what)
+    return out
+
+
+@pytest.mark.parametrize("linked", ["journal.db", "journal.db-wal", "journal.db-shm"])
+def test_a_symbolic_link_is_refused_and_nothing_is_created(killed: Path, tmp_path: Path,
+                                                           capsys, linked: str) -> None:
+    """A journal moved away and linked back (records in its -wal): refused in one line,
+    not read as a loss, no -wal or -shm made beside the link or the target."""
+    away = tmp_path / "away"
+    away.mkdir()
+    killed.with_name("journal.db-shm").unlink(missing_ok=True)
+    moved = [linked] if linked != "journal.db" else ["journal.db", "journal.db-wal"]
+    for name in moved:
+        target = away / name
+        if killed.with_name(name).exists():
+            killed.with_name(name).rename(target)
+        else:
+            target.write_bytes(b"")
+        killed.with_name(name).symlink_to(target)
+    before = _tree(killed.parent, away)
+    for argv in (["state", "--journal", str(killed)], SIM + ["--journal", str(killed), "--resume"]):
+        rc, out, err = run_main(argv, capsys)
+        assert rc == 2 and out == "", (argv, out)
+        line = assert_one_error_line(err, linked, "is a symbolic link", "regular file")
+        assert "missing" not in line and "--accept-journal-loss" not in line
+        assert _tree(killed.parent, away) == before, argv
