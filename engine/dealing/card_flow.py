@@ -107,37 +107,48 @@ class CardFlow:
         hole, burn or board slot the hand can take, with no ruling, stop or reshuffle in the
         way.  Changes nothing; :meth:`_on_card` of such a card can then neither raise nor
         rule, so the procedure applies it without a copy to roll back to."""
+        return self._fit(ev) is not None
+
+    def _fit(self, ev: CardDrawn) -> tuple[str, Card | None] | None:
+        """:meth:`card_fits` of ``ev``, told as what :meth:`_on_card` would look up again:
+        the card's UID and its registered card (None for a reader repeat, which looks up
+        no card), or None when it does not fit."""
         s = self.s
         uid = ev.uid.strip().upper() if isinstance(ev.uid, str) else None
         if uid is None or not is_uid(uid):
-            return False
+            return None
         if uid == s.last_uid:
-            return True  # a reader repeat: counted, nothing else changes
+            return uid, None  # a reader repeat: counted, nothing else changes
         card = self.registry.card(uid)
         if card is None or card.id in s.seen or s.stopped or not s.due:
-            return False
+            return None
         h = s.hand
         if h.is_complete:
-            return False
+            return None
         slot = s.due[0]
         if slot == BURN:
-            return True
+            return uid, card
         if slot == BOARD:
-            return h.can_deal_board(card)
+            return (uid, card) if h.can_deal_board(card) else None
         if slot.startswith("hole:"):
             seat = int(slot[5:])
             # a card for a seat the hand does not want yet waits in the seat's buffer
-            return h.next_deal() != ("hole", seat) or h.can_deal_hole(seat, card)
-        return False  # a replacement card rebuilds the hand: the careful path
+            fits = h.next_deal() != ("hole", seat) or h.can_deal_hole(seat, card)
+            return (uid, card) if fits else None
+        return None  # a replacement card rebuilds the hand: the careful path
 
-    def _on_card(self, ev: CardDrawn) -> list[Outcome]:
+    def _on_card(self, ev: CardDrawn,
+                 fit: tuple[str, Card | None] | None = None) -> list[Outcome]:
+        """Take the card ``ev`` (``fit``: :meth:`_fit`'s answer for it, when asked just
+        before: its UID and card are not looked up again)."""
         s = self.s
-        uid = check_uid(ev.uid.strip().upper(), "the drawn card's UID")
+        uid = check_uid(ev.uid.strip().upper(), "the drawn card's UID") if fit is None \
+            else fit[0]
         if uid == s.last_uid:
             self.repeats += 1
             return [ReaderRepeat(uid, self.repeats)]
         s.last_uid = uid
-        card = self.registry.card(uid)
+        card = self.registry.card(uid) if fit is None else fit[1]
         foreign = card is None
         if foreign:
             card = self.known_tags.get(uid)

@@ -284,10 +284,13 @@ class DealingProcedure(PlayerActions, FloorDecisions, CardFlow, Declarations):
         self.applied += 1
         if isinstance(event, Declaration) and event.kind in ("confirm_ruling", "override_ruling"):
             return self._decide(event)
-        if isinstance(event, CardDrawn) and self.card_fits(event):
-            # verified first (PokerKit's verify-then-do): it can neither fail nor rule, so
-            # no copy is kept to roll back to, and no UNDO reaches back past a card
-            outs = self._on_card(event)
+        fit = self._fit(event) if isinstance(event, CardDrawn) else None
+        if fit is not None:
+            # verified first (PokerKit's verify-then-do, card_fits): it can neither fail
+            # nor rule, so no copy is kept to roll back to, and no UNDO reaches back past
+            # a card; its UID and card are not looked up again
+            assert isinstance(event, CardDrawn)  # only a card fits
+            outs = self._on_card(event, fit)
             self.state_before = None
             if self._pending is not None:
                 self._pending[3].append(event)

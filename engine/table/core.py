@@ -451,9 +451,10 @@ class TableCore:
         if decision is None:
             self.seat_inputs[ev.seat] = new_state
             return []
-        effects = self._player_action(PlayerAction(t=ev.t, seat=ev.seat,
-                                                   action=decision.action,
-                                                   amount=decision.amount))
+        # _player_action, on the procedure found above (nothing changed it since)
+        outcomes, self.undo = apply_action(proc, PlayerAction(
+            t=ev.t, seat=ev.seat, action=decision.action, amount=decision.amount), self.undo)
+        effects = self._after_outcomes(outcomes, ev.t)
         self.seat_inputs.pop(ev.seat, None)  # only once taken: a refusal keeps the raise keyed
         return effects
 
