@@ -13,6 +13,9 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   seconds for N real events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer:
   the same journal read alone (:meth:`pi_app.service.journal.Journal.scan`: the records
   read, checksummed and decoded).  ``--profile N`` adds a cProfile of one replay.
+* whole-chain check: :func:`pi_app.service.journal_chain.first_break` over every record
+  (the check made at open of the records before the newest snapshot, at its largest);
+  peer: the journal read (:meth:`pi_app.service.journal.Journal.scan`).
 * restart to ready: :func:`pi_app.service.wiring.build_service` on that journal (no
   snapshot after its genesis: every event is replayed, once; the hand histories the run
   wrote are read back and left as they are).
@@ -63,6 +66,7 @@ from pi_app.service.changes import ViewChanges  # noqa: E402
 from pi_app.service.clock_source import VirtualClock  # noqa: E402
 from pi_app.service.effect_runner import EffectRunner  # noqa: E402
 from pi_app.service.journal import Journal  # noqa: E402
+from pi_app.service.journal_chain import first_break  # noqa: E402
 from pi_app.service.loop import ServiceLoop  # noqa: E402
 from pi_app.service.odds_process import OddsProcess  # noqa: E402
 from pi_app.service.odds_worker import OddsWorker  # noqa: E402
@@ -179,6 +183,26 @@ def bench_replay(d: Path, path: Path, n: int, runs: int = 3, profile: int = 0) -
     print(f"restart to ready (no snapshot since the genesis, {n} events): {dt * 1e3:7.1f} ms, "
           f"CPU {dc * 1e3:7.1f} ms ({replayed} events replayed; {svc.effects.histories_written} "
           "hand histories written again)")
+
+
+def bench_chain(path: Path, runs: int = 3) -> None:
+    """The whole-chain check made at open (:func:`first_break`, hash only) over every
+    record of the journal, as if its newest snapshot were after the last one (the most it
+    can cost), ``runs`` times; peer: the same journal read (:meth:`Journal.scan`)."""
+    check, read = [], []
+    with Journal.open_readonly(path) as j:
+        top = j.last_seq
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            assert first_break(j._con, j.journal_id, top) is None
+            check.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            j.scan()
+            read.append(time.perf_counter() - t0)
+    ratio = [a / b for a, b in zip(check, read, strict=True)]
+    print(f"whole-chain check of {top} records, min/median/max of {runs}: "
+          f"{spread(check, 1e-3, '.1f')} ms   | peer the journal read "
+          f"{spread(read, 1e-3, '.1f')} ms   ratio {spread(ratio, fmt='.2f')}x")
 
 
 def _profile_replay(path: Path, top: int) -> None:
@@ -371,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
             path, events = build_journal(d, structure, args.events)
             if "replay" in parts:
                 bench_replay(d, path, len(events), args.runs, args.profile)
+                bench_chain(path, args.runs)
             if "card" in parts:
                 bench_card(structure, events, args.hands, args.runs)
         if "latency" in parts:

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.events import Event, event_from_dict, event_to_dict
+from pi_app.service.journal_chain import ANCHOR_KEY, anchor_of
 from pi_app.service.journal_files import (  # noqa: F401 - re-exported
     SQLITE_MAGIC,
     JournalBusyError,
@@ -391,7 +392,8 @@ class Journal:
             JournalLossError (unless opened with ``accept_loss``), JournalNewerError,
             JournalCorruptError.
         """
-        result = scan(self._con, self.path, self.journal_id, accept_loss=self.accept_loss)
+        result = scan(self._con, self.path, self.journal_id, accept_loss=self.accept_loss,
+                      anchor=anchor_of(self.meta))
         self.last_seq = result.last_seq
         self.last_chain = result.last_chain
         self.last_t = result.events[-1][1].t if result.events else \
@@ -464,15 +466,22 @@ class Journal:
     def accept(self, loss: Loss) -> None:
         """Go on knowingly after ``loss`` (found by :meth:`scan` with ``accept_loss``):
         records after ``loss.keep_to`` (damaged or after a damaged one) are deleted, and the
-        mark moved to the last kept record."""
+        mark moved to the last kept record.  A break before the snapshot the table goes on
+        from (``loss.anchor``) is kept as it is: the chain is checked from that snapshot's
+        record afterwards (:data:`pi_app.service.journal_chain.ANCHOR_KEY`)."""
         keep = loss.keep_to
 
         def do() -> None:
             self._con.execute("BEGIN IMMEDIATE")
             self._con.execute("DELETE FROM events WHERE seq > ?", (keep,))
             self._con.execute("DELETE FROM snapshots WHERE seq > ?", (keep,))
+            if loss.anchor is not None:
+                self._con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                                  (ANCHOR_KEY, str(loss.anchor)))
             self._con.execute("COMMIT")
         self._write(do)
+        if loss.anchor is not None:
+            self.meta[ANCHOR_KEY] = str(loss.anchor)
         if self._mark is not None:
             self._mark.reset(self.last_seq, self.last_chain)
         log.warning("%s: journal loss accepted (--accept-journal-loss): %s; going on from "

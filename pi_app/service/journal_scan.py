@@ -13,6 +13,11 @@ chained checksums verified, and the comparison with the high-water mark
   pokertable: :class:`JournalNewerError`, always (accepting a loss does not cover it).
   Records before the newest snapshot are not replayed, but their event types are checked
   too: a newer pokertable's record there means the snapshot was made by it.
+* Records before the newest snapshot are not replayed, but their chain is verified too
+  (:mod:`pi_app.service.journal_chain`, hash only): a record damaged there is a loss like
+  any other; accepted, the table goes on from the snapshot, which holds its state.
+* A record whose text is not UTF-8 is damaged like one whose checksum fails (never a
+  decoding error).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.events import EVENT_TYPES, Event, UnknownEventError, event_from_dict
+from pi_app.service.journal_chain import first_break
 from pi_app.service.journal_files import (
     JournalCorruptError,
     JournalLossError,
@@ -59,6 +65,7 @@ class Loss:
     missing: int | None
     keep_to: int
     text: str
+    anchor: int | None = None  #: a break before this snapshot's record is accepted with it
 
 
 @dataclass
@@ -91,9 +98,11 @@ class _Events:
 def _newest_snapshot(con: sqlite3.Connection, path: Path) -> tuple[int, dict[str, Any],
                                                                    list[int]]:
     bad: list[int] = []
-    for seq, data, check in con.execute(
-            "SELECT seq, data, checksum FROM snapshots ORDER BY seq DESC"):
-        if check == checksum(seq, data):
+    for seq, raw, check in con.execute(  # as bytes: text that is not UTF-8 is damage
+            "SELECT seq, CAST(data AS BLOB), CAST(checksum AS BLOB) FROM snapshots "
+            "ORDER BY seq DESC"):
+        data = bytes(raw).decode("utf-8", "replace")
+        if bytes(check) == checksum(seq, data).encode():
             try:
                 return seq, json.loads(data), bad
             except ValueError:
@@ -113,11 +122,21 @@ def _read_events(con: sqlite3.Connection, path: Path, after: int, prev: str,
     out = _Events([], prev, after if top is None else top)
     if marked == after:
         out.marked = prev
-    cur = con.execute("SELECT seq, data, checksum FROM events WHERE seq > ? ORDER BY seq",
-                      (after,))
+    query = "SELECT seq, data, checksum FROM events WHERE seq > ? ORDER BY seq"
+    cur = con.execute(query, (after,))
     expected = after + 1
     while out.bad is None and out.torn is None:
-        rows = cur.fetchmany(_BATCH)
+        try:
+            rows = cur.fetchmany(_BATCH)
+        except sqlite3.OperationalError:  # a record's text is not UTF-8: read it again
+            if con.text_factory is not str:  # with U+FFFD in place (its checksum fails)
+                raise
+            con.text_factory = _lenient
+            try:
+                rows = con.execute(query, (expected - 1,)).fetchall()
+            finally:
+                con.text_factory = str
+            cur = con.execute("SELECT 1 WHERE 0")  # every row is in hand now
         if not rows:
             break
         taken = _decode(rows, _verified(rows, out, expected), out, path)
@@ -127,6 +146,10 @@ def _read_events(con: sqlite3.Connection, path: Path, after: int, prev: str,
                 out.marked = rows[marked - expected][2]
         expected += taken
     return out
+
+
+def _lenient(raw: bytes) -> str:
+    return raw.decode("utf-8", "replace")
 
 
 def _verified(rows: list[tuple[Any, Any, Any]], out: _Events, expected: int) -> int:
@@ -241,12 +264,26 @@ def _judge(con: sqlite3.Connection, path: Path, journal_id: str, mark: Mark | No
     return None
 
 
+def _chain_loss(path: Path, brk: tuple[int, str], snap_seq: int, loss: Loss | None,
+                end: int) -> Loss:
+    """The loss of a break in the chain before snapshot ``snap_seq`` (with ``loss``, the
+    one found after it, if any): accepted, the table goes on from the snapshot."""
+    what = f"{brk[1]}, before the snapshot of record {snap_seq}"
+    if loss is None:
+        return Loss(None, end, f"{path}: {what}", snap_seq)
+    return Loss(loss.missing, loss.keep_to, f"{loss.text}; and {what}", snap_seq)
+
+
 def scan(con: sqlite3.Connection, path: Path, journal_id: str, *,
-         accept_loss: bool = False) -> ScanResult:
+         accept_loss: bool = False, anchor: int = 0) -> ScanResult:
     """Read the journal on ``con`` (see the module docstring).
 
+    ``anchor``: the record the whole-chain check starts after
+    (:func:`pi_app.service.journal_chain.anchor_of`).
+
     Raises:
-        JournalLossError: records were lost (unless ``accept_loss``); nothing is written.
+        JournalLossError: records were lost or damaged, before the snapshot too (unless
+            ``accept_loss``); nothing is written.
         JournalNewerError: a record of an event type this pokertable does not know.
         JournalCorruptError: no intact snapshot, or a snapshot whose record is gone.
     """
@@ -259,6 +296,10 @@ def scan(con: sqlite3.Connection, path: Path, journal_id: str, *,
     _refuse_newer_types(con, path, snap_seq)
     ev = _read_events(con, path, snap_seq, prev, None if mark is None else mark.seq)
     loss = _judge(con, path, journal_id, mark, mark_problem, ev, snap_seq)
+    brk = first_break(con, journal_id, snap_seq, anchor)  # not in the replay's loop
+    if brk is not None:
+        loss = _chain_loss(path, brk, snap_seq, loss,
+                           ev.events[-1][0] if ev.events else snap_seq)
     if loss is not None and not accept_loss:
         raise JournalLossError(
             f"{loss.text}; the file was not changed: restore the journal with its -wal, or "
