@@ -236,3 +236,13 @@ class ShoeDevice:
             self.retransmits += len(lines)
             self._last_tx = now_ms
             self._rto = min(self._rto * 2, RETRANSMIT_MAX_MS)
+
+    def due_in(self, now_ms):
+        """Milliseconds until :meth:`tick` has something to do (0: now): the next heartbeat,
+        or the retransmission of an un-acked frame, whichever comes first."""
+        if self._last_hb is None:
+            return 0
+        due = self.heartbeat_ms - ticks_diff(now_ms, self._last_hb)
+        if self.seq > self.acked:
+            due = min(due, self._rto - ticks_diff(now_ms, self._last_tx))
+        return max(0, due)

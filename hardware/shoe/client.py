@@ -94,7 +94,7 @@ class ShoeClient:
     def __init__(self, port: str, events: EventSink, *,
                  clock: Callable[[], float] = time.monotonic, baudrate: int = 115200,
                  silent_timeout: float = SILENT_TIMEOUT, replay_interval: float = 0.2,
-                 read_timeout: float = 0.25, backoff: tuple[float, float] = (0.05, 2.0),
+                 read_timeout: float = 1.0, backoff: tuple[float, float] = (0.05, 2.0),
                  exclusive: bool = True, opener: Callable[..., Any] | None = None) -> None:
         self.port = port
         self.events = events

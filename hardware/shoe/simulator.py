@@ -41,6 +41,7 @@ from firmware.shoe import framing
 from firmware.shoe.device import ShoeDevice
 
 WINDOW = 32  # cards the simulator lets be in flight (un-acked) before it waits
+IDLE_WAIT_MAX = 1.0  #: seconds the idle device thread sleeps at most (it is woken for any work)
 
 
 @dataclass
@@ -340,9 +341,9 @@ class SimulatedShoe:
             fds = [self._wake_r] + ([master] if master is not None else [])
             wfds = [master] if master is not None and self._out else []
             try:
-                # idle, it wakes for the host or for its own 1 Hz heartbeat (0.1 s is early
-                # enough for both; fault-delayed frames are due within that too)
-                readable, _, _ = select.select(fds, wfds, [], 0.002 if busy else 0.1)
+                # idle, it wakes for the host (or a script call, through the wake pipe) or
+                # when the device's next heartbeat, retransmission or delayed frame is due
+                readable, _, _ = select.select(fds, wfds, [], 0.002 if busy else self._idle_wait())
             except (OSError, ValueError):
                 continue  # the pty was closed under us (unplug)
             if self._wake_r in readable:
@@ -360,6 +361,16 @@ class SimulatedShoe:
                 for line in self._to_device.due(time.monotonic()):
                     self.device.receive(line, now)
                 self._flush()
+
+    def _idle_wait(self) -> float:
+        """Seconds the idle thread may sleep: until the device's timer or the earliest
+        fault-delayed frame is due (at least 2 ms, at most :data:`IDLE_WAIT_MAX`)."""
+        with self._lock:
+            wait = self.device.due_in(self._now_ms()) / 1000
+            now = time.monotonic()
+            for delayed in (self._to_host.delayed, self._to_device.delayed):
+                wait = min([wait, *(t - now for t, _ in delayed)])
+        return min(max(wait, 0.002), IDLE_WAIT_MAX)
 
     def _read_host(self, now: int) -> None:
         try:
