@@ -16,6 +16,7 @@ pusher.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -199,6 +200,8 @@ class ConsoleServer:
         """
         import uvicorn
 
+        from pi_app.console.uvicorn_server import QuietServer
+
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -212,7 +215,7 @@ class ConsoleServer:
         config = uvicorn.Config(self.app, log_level="warning", lifespan="off",
                                 ws="websockets-sansio", ws_per_message_deflate=False,
                                 access_log=False, server_header=False)
-        self._server = uvicorn.Server(config)
+        self._server = QuietServer(config)
         ready = threading.Event()
 
         def serve() -> None:
@@ -247,6 +250,9 @@ class ConsoleServer:
             self.loop.tv_overlays.remove(self.season_panel)
         if self._server is not None:
             self._server.should_exit = True
+            if self.aloop is not None and not self.aloop.is_closed():
+                with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                    self.aloop.call_soon_threadsafe(self._server.wake)
         if self._thread is not None:
             self._thread.join(timeout)
         if self.gate is not None:
