@@ -59,6 +59,7 @@ from pi_app.service.journal_files import (  # noqa: F401 - re-exported
     JournalNewerError,
     JournalPathError,
     JournalSchemaError,
+    JournalSizeError,
     JournalUnavailable,
     chain,
     check_journal_path,

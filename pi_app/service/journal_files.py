@@ -49,6 +49,11 @@ class JournalPathError(InvalidInputError):
     parent is not a directory; nothing was touched."""
 
 
+class JournalSizeError(JournalPathError):
+    """The journal, or its ``-wal``/``-shm``, is larger than any journal can be
+    (:data:`MAX_JOURNAL_BYTES`, :data:`MAX_SIDECAR_BYTES`); nothing was touched."""
+
+
 class JournalBusyError(InvalidInputError):
     """Another process already has this journal open for writing."""
 
@@ -135,6 +140,14 @@ def ro_uri(path: Path) -> str:
     return f"file:{quoted}?mode=ro" + ("" if has_wal(path) else "&immutable=1")
 
 
+#: The largest ``journal.db`` opened: 1 GiB.  ``make run``'s whole simulated tournament
+#: (58 hands, 6 players) leaves a 0.3 MB journal, a venue's night a few MB: this is a few
+#: hundred nights at one table (docs/operations.md).
+MAX_JOURNAL_BYTES = 1 << 30
+#: The largest ``-wal`` or ``-shm`` opened: 256 MiB.  The WAL is checkpointed at most 4,096
+#: records after the last checkpoint (:mod:`pi_app.service.journal_wal`): a few MB.
+MAX_SIDECAR_BYTES = 256 << 20
+
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISFIFO, "a named pipe"),
           (stat.S_ISSOCK, "a socket"))
@@ -159,6 +172,17 @@ def _check_sidecars(path: Path) -> None:
             raise JournalPathError(
                 f"{side}: is {_kind(st.st_mode)}, not a regular file; the journal's {suffix} "
                 "must be a regular file beside it (the files were not changed)")
+        _check_size(side, st.st_size, MAX_SIDECAR_BYTES)
+
+
+def _check_size(path: Path, size: int, limit: int) -> None:
+    """Raises JournalSizeError when ``size`` (bytes, the apparent size: a sparse file
+    counts whole) is over ``limit``."""
+    if size > limit:
+        raise JournalSizeError(
+            f"{path}: is {size / 2**20:,.0f} MiB, more than a journal's file can be (at most "
+            f"{limit >> 20:,} MiB; a night's journal is a few MB): not opened, the files were "
+            "not changed")
 
 
 def check_journal_path(path: Path) -> bool:
@@ -173,6 +197,8 @@ def check_journal_path(path: Path) -> bool:
         JournalPathError: ``path`` exists but is not a regular file (a symbolic link,
             ``/dev/null``, a folder, a FIFO), its ``-wal`` or ``-shm`` is not a regular
             file, or its parent exists but is not a directory.
+        JournalSizeError: ``path`` is over :data:`MAX_JOURNAL_BYTES`, or its ``-wal`` or
+            ``-shm`` over :data:`MAX_SIDECAR_BYTES`.
     """
     try:
         st = os.lstat(path)
@@ -195,6 +221,7 @@ def check_journal_path(path: Path) -> bool:
         raise JournalPathError(
             f"{path}: is {_kind(st.st_mode)}, not a regular file; the journal must be a "
             "regular file")
+    _check_size(path, st.st_size, MAX_JOURNAL_BYTES)
     _check_sidecars(path)
     return True
 
