@@ -77,6 +77,8 @@ class Hand(HandFlow):
     :class:`engine.betting.hand_flow.HandFlow`; this class adds the inputs that change
     it.  Not thread-safe (the loop owns it)."""
 
+    __slots__ = ()
+
     # ------------------------------------------------------------------ dealing
     def _card_error(self, kind: str, seat: int | None, card: Any) -> str | None:
         if not isinstance(card, Card):

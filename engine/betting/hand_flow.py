@@ -35,6 +35,8 @@ class HandFlow(HandState):
     """The transitions of a hand that follow from the rules; see the module docstring.
     Its methods are called by :class:`engine.betting.hand.Hand`'s inputs."""
 
+    __slots__ = ()
+
     def _after_card(self) -> None:
         """The last card due is dealt: the betting opens, or the round ends (chips move)."""
         self._begin_betting()

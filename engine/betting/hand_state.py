@@ -33,7 +33,16 @@ FIXED = frozenset({"config", "_seats", "_index", "_start"})
 
 class HandState:
     """One hand's state and its reading API; see the module docstring.  Not thread-safe
-    (the loop owns it)."""
+    (the loop owns it).  Its attributes are slots: a hand has more of them than CPython
+    shares between instances' dicts, so in a dict each would be a look-up by name."""
+
+    __slots__ = (
+        "config", "_seats", "_index", "_n", "_start", "_sb", "_bb", "_stack", "_bet",
+        "_committed", "_dead", "_pot_total", "_behind", "_in_bets", "_ops", "_made",
+        "_folded", "_mucked", "_shown", "_acted", "_faced", "_hole", "_board", "_burns",
+        "_seen", "_voluntary", "_voided_bonus", "_total", "_street", "_actor", "_to_act",
+        "_aggressor", "_sd_order", "_awards", "_void_reason", "_min_bet", "_cur",
+        "_min_inc", "_preflop_start", "_n_live", "_active", "_queue")
 
     def __init__(self, config: HandConfig) -> None:
         cfg = config
@@ -359,9 +368,18 @@ class HandState:
     def copy(self) -> Self:
         """An independent copy: every list and set the hand changes is copied; cards,
         records and what a hand never changes after it is set up (:data:`FIXED`) are
-        shared.  About as dear as one betting action (bench/bench_service.py)."""
+        shared.  About as dear as one betting action (bench/bench_service.py).  Each
+        slot is named once here (a slot left out is unset in the copy: its first read
+        raises AttributeError)."""
         h = object.__new__(type(self))
-        h.__dict__.update(self.__dict__)
+        h.config, h._seats, h._index, h._start = self.config, self._seats, self._index, self._start
+        h._n, h._sb, h._bb, h._dead, h._total = self._n, self._sb, self._bb, self._dead, self._total
+        h._min_bet, h._preflop_start = self._min_bet, self._preflop_start
+        h._pot_total, h._behind, h._in_bets = self._pot_total, self._behind, self._in_bets
+        h._voided_bonus, h._void_reason = self._voided_bonus, self._void_reason
+        h._street, h._actor, h._aggressor = self._street, self._actor, self._aggressor
+        h._cur, h._min_inc, h._n_live = self._cur, self._min_inc, self._n_live
+        h._sd_order = self._sd_order
         h._stack = self._stack[:]
         h._bet = self._bet[:]
         h._committed = self._committed[:]

@@ -343,7 +343,7 @@ def test_snapshot_round_trip_and_copy():
 def test_a_copy_shares_no_list_or_set_the_hand_changes():
     """Hand.copy copies each list and set a hand changes by name: one added to the hand
     and forgotten there would be shared, and a rolled-back action would leak into it."""
-    from engine.betting.hand import FIXED
+    from engine.betting.hand import FIXED, HandState
 
     h = new_hand({1: 500, 2: 500, 3: 500}, button=3, small_blind=5, big_blind=10, ante=1)
     deck = stacked(h, {1: "AsAh", 2: "KsKh", 3: "2c7d"}, "3c8d9hJsQc")
@@ -351,7 +351,8 @@ def test_a_copy_shares_no_list_or_set_the_hand_changes():
     h.bet_or_raise_to(40)
     c = h.copy()
     assert state_of(c) == state_of(h)
-    for name, value in vars(h).items():
+    for name in HandState.__slots__:              # every attribute of a hand
+        value = getattr(h, name)
         if isinstance(value, (list, set, dict)) and name not in FIXED:
             assert getattr(c, name) is not value, f"Hand.copy shares {name}"
         if isinstance(value, list) and value and isinstance(value[0], list):
