@@ -2,7 +2,8 @@
 
 Prints the state recovered from a journal without starting anything and without writing
 to the journal (a torn last record is reported, not dropped).  The output holds the
-journal facts, the core's ``summary()`` and the public screen; ``--private`` adds the full
+journal facts, the core's ``summary()`` (its ``places`` keyed by entry, as the console's
+results are: :func:`places_by_entry`) and the public screen; ``--private`` adds the full
 snapshot, which contains hole cards.
 """
 
@@ -33,6 +34,19 @@ def _jsonable(obj: Any) -> Any:
     return str(obj)  # Card -> "As"
 
 
+def places_by_entry(core: Any) -> dict[str, dict[str, Any]] | None:
+    """The places decided so far, keyed by entry id (a string) as the console's results
+    are: ``{"name", "seat" (1-based), "place" (1-based)}`` in the order of the places.
+    A seat filled again by a late entry after its player was out keeps both.  None for a
+    core without a tournament (the core's own ``summary()["places"]`` is kept then)."""
+    tour = getattr(core, "tournament", None)
+    if tour is None:
+        return None
+    return {str(e.entry_id): {"name": e.name, "seat": e.seat, "place": place}
+            for place, e in tour.standings()
+            if place is not None and (not e.active or tour.finished)}
+
+
 #: The table core ``pokertable state`` restores a journal with.
 CORE_CLASS: type[Any] = TableCore
 
@@ -56,12 +70,16 @@ def recovered_state(journal_path: str, private: bool = False,
         rec = recover(journal, cls, history_dir_for(journal_path))
         if warn_structure:
             warn_if_structure_changed(rec.core)
+        summary = _jsonable(rec.core.summary())
+        places = places_by_entry(rec.core)
+        if places is not None:  # not by seat: a seat filled again keeps its first player
+            summary["places"] = places
         out: dict[str, Any] = {
             "journal": str(journal.path),
             "schema_version": journal.schema_version(),
             "core": core_name(cls),
             "recovery": rec.describe(),
-            "summary": _jsonable(rec.core.summary()),
+            "summary": summary,
             "screen": _jsonable(rec.core.screen_state()),
         }
         if private:
