@@ -90,6 +90,7 @@ def recovered_state(journal_path: str, private: bool = False,
 def _handler(args: argparse.Namespace) -> int:
     from engine.errors import InvalidInputError
     from pi_app.service.journal import JournalCorruptError
+    from pi_app.service.journal_files import damaged_hint
 
     try:
         report = recovered_state(args.journal, args.private,
@@ -105,7 +106,8 @@ def _handler(args: argparse.Namespace) -> int:
             f"{args.journal}: cannot read the journal: {exc.strerror or exc}") from None
     except sqlite3.DatabaseError as exc:  # truncated or overwritten file
         raise JournalCorruptError(
-            f"{args.journal}: journal is unreadable ({exc}); the file was not changed") from None
+            f"{args.journal}: journal is unreadable ({exc}); the file was not changed"
+            f"{damaged_hint(exc)}") from None
     if args.json:
         print(json.dumps(report, sort_keys=True))
         return 0

@@ -259,7 +259,15 @@ def verify_journal(path: Path, version: int) -> None:
     except sqlite3.DatabaseError as exc:
         raise JournalCorruptError(
             f"{path} is not a pokertable journal or is damaged (unreadable: {exc}); "
-            f"the file was not changed") from None
+            f"the file was not changed{damaged_hint(exc)}") from None
+
+
+def damaged_hint(exc: BaseException) -> str:
+    """What to do about a journal SQLite finds damaged ("database disk image is
+    malformed"): restore the newest backup (docs/operations.md, Backup); "" otherwise."""
+    if "malformed" not in str(exc):
+        return ""
+    return ": if it is this table's journal, restore the newest backup (keep this file)"
 
 
 def read_user_version(path: Path) -> int:

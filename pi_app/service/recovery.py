@@ -141,10 +141,11 @@ def recover(journal: Journal, core_cls: type[TableCore],
     if scan.loss is not None and not journal.readonly:
         journal.accept(scan.loss)
     elif scan.loss is not None:
-        log.warning("%s: %s", journal.path, scan.loss.text)
+        log.warning("%s", scan.loss.text)  # the text names the file
     if scan.torn is not None and not journal.readonly:
         journal.drop_torn(scan.torn)
-    for seq in scan.bad_snapshots:
+    told = replayed.bad_snapshots if replayed is not None else []
+    for seq in (s for s in scan.bad_snapshots if s not in told):  # told once, not again
         log.warning("%s: snapshot %d failed its checksum; using an older one", journal.path, seq)
     return Recovered(core=core, last_seq=scan.last_seq, last_t=journal.last_t,
                      snapshot_seq=scan.snapshot_seq, replayed=len(scan.events),

@@ -64,3 +64,48 @@ def test_accepting_it_shows_the_snapshot_state(played: Path, capsys) -> None:
     report = json.loads(out)
     assert report["summary"] == intact
     assert "record 50 is damaged" in report["recovery"]["loss"]["text"]
+
+
+def test_an_accepted_loss_names_the_file_once(played: Path, capsys, caplog) -> None:
+    played.with_name("journal.db.mark").unlink()
+    rc, _out, err = run_main(["state", "--journal", str(played), "--accept-journal-loss"],
+                             capsys)
+    assert rc == 0, err
+    told = [r.getMessage() for r in caplog.records if "high-water mark" in r.getMessage()]
+    assert told == [f"{played}: its high-water mark journal.db.mark is missing, so whether "
+                    "records were lost cannot be told"]
+
+
+def test_a_damaged_snapshot_is_told_once_on_resume(played: Path, capsys, caplog) -> None:
+    import sqlite3
+
+    con = sqlite3.connect(played)
+    con.execute("UPDATE snapshots SET checksum = 'x' WHERE seq = 210")
+    con.commit()
+    con.close()
+    rc, _out, err = run_main(SIM + ["--hands", "9", "--journal", str(played), "--resume"],
+                             capsys)
+    assert rc == 0, err
+    told = [r for r in caplog.records if "snapshot 210 failed its checksum" in r.getMessage()]
+    assert len(told) == 1
+
+
+def test_a_named_pipe_in_place_of_the_wal_is_told_as_such(played: Path, capsys) -> None:
+    import os
+
+    os.mkfifo(played.with_name("journal.db-wal"), 0o600)
+    before = _files(played)
+    rc, out, err = run_main(["state", "--journal", str(played)], capsys)
+    assert rc == 2 and out == ""
+    line = assert_one_error_line(err, "journal.db-wal: is a named pipe, not a regular file")
+    assert "missing" not in line
+    assert _files(played) == before
+
+
+def test_a_malformed_journal_says_restore_the_backup(played: Path, capsys) -> None:
+    data = bytearray(played.read_bytes())
+    data[100:4096] = b"\xee" * (4096 - 100)  # the schema page, after a valid header
+    played.write_bytes(bytes(data))
+    rc, out, err = run_main(["state", "--journal", str(played)], capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, "malformed", "restore the newest backup")
