@@ -196,3 +196,32 @@ def test_complete_four_byte_uid_starting_0x88_is_one_foreign_tag_without_retries
     assert [f["type"] for f in frames] == ["unknown_tag"]
     assert frames[0]["uid"] == "8804A1B2" and frames[0]["reason"] == "foreign"
     assert dev.retries == 0
+
+
+def _walk_due_in(dev, wire, start, steps):
+    """Tick just before and at each time ``due_in`` names: nothing, then a frame."""
+    t = start
+    for _ in range(steps):
+        d = dev.due_in(t)
+        assert d >= 0
+        if d > 0:
+            dev.tick(t + d - 1)
+            assert wire.take() == [], (t, d)
+        t += d
+        dev.tick(t)
+        assert wire.take(), (t, d)  # something was due: a heartbeat or a retransmission
+    return t
+
+
+def test_due_in_names_the_next_time_tick_has_something_to_do():
+    """The idle simulated shoe sleeps until ``due_in``: never past a heartbeat or a
+    retransmission, and never wakes for nothing (issue 14, idle CPU)."""
+    dev, wire = make()
+    wire.take()
+    t = _walk_due_in(dev, wire, 0, 5)              # heartbeats only: one a second
+    dev.report_card(A, t)                          # un-acked: retransmissions with back-off
+    wire.take()
+    t = _walk_due_in(dev, wire, t, 12)
+    dev.receive(host("ack", ack=1, dev=BOOT), t)
+    assert dev.due_in(t) <= dev.heartbeat_ms
+    _walk_due_in(dev, wire, t, 3)
