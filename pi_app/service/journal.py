@@ -120,6 +120,10 @@ def _build_file(tmp: Path, genesis: dict[str, Any], meta: dict[str, str]) -> Non
         con.close()
 
 
+def _text(raw: bytes) -> str:
+    return bytes(raw).decode("utf-8", "replace")
+
+
 class Journal:
     """An open journal.  Use :meth:`create`, :meth:`open` or :meth:`open_readonly`.
 
@@ -137,13 +141,15 @@ class Journal:
         self._mark: MarkWriter | None = None
         self._mark_failed = False
         self.wal = WalUpkeep(con, path)  #: when the WAL is checkpointed
-        self.meta: dict[str, str] = dict(con.execute("SELECT key, value FROM meta").fetchall())
+        # as bytes: text that is not UTF-8 is damage the checks report, not a decoding error
+        self.meta: dict[str, str] = {_text(k): _text(v) for k, v in con.execute(
+            "SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM meta")}
         self.journal_id = self.meta.get("journal_id", "")
-        tail = con.execute("SELECT seq, t, checksum FROM events ORDER BY seq DESC LIMIT 1"
-                           ).fetchone()
+        tail = con.execute("SELECT seq, t, CAST(checksum AS BLOB) FROM events ORDER BY seq "
+                           "DESC LIMIT 1").fetchone()
         self.last_seq = int(tail[0]) if tail else 0
         self.last_t: float | None = float(tail[1]) if tail else None
-        self.last_chain = str(tail[2]) if tail else self.journal_id
+        self.last_chain = _text(tail[2]) if tail else self.journal_id
         self.last_snapshot_seq = int(con.execute(
             "SELECT coalesce(max(seq), 0) FROM snapshots").fetchone()[0])
 

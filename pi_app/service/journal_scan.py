@@ -220,8 +220,9 @@ def _refuse_newer_types(con: sqlite3.Connection, path: Path, upto: int) -> None:
 def _stored_chain(con: sqlite3.Connection, seq: int, journal_id: str) -> str | None:
     if seq == 0:
         return journal_id
-    row = con.execute("SELECT checksum FROM events WHERE seq = ?", (seq,)).fetchone()
-    return None if row is None else str(row[0])
+    row = con.execute("SELECT CAST(checksum AS BLOB) FROM events WHERE seq = ?",
+                      (seq,)).fetchone()
+    return None if row is None else bytes(row[0]).decode("utf-8", "replace")
 
 
 def _read_mark(path: Path) -> tuple[Mark | None, str | None]:

@@ -106,3 +106,26 @@ def test_the_chain_check_reads_bytes_and_names_a_missing_record(tmp_path: Path) 
     assert first_break(con, jid, 30) == (7, "record 7 is missing (next is 8)")
     assert first_break(con, jid, 30, anchor=8) is None
     con.close()
+
+
+@pytest.mark.parametrize("column", ["checksum of record 40", "checksum of record 30",
+                                    "journal_id"])
+def test_bytes_that_are_not_utf8_elsewhere_are_a_loss_not_a_decoding_error(
+        tmp_path: Path, column: str) -> None:
+    import sqlite3
+
+    path = _journal(tmp_path / "journal.db")
+    con = sqlite3.connect(path)
+    bad = "CAST(X'ffffffff' || CAST(substr({0}, 5) AS BLOB) AS TEXT)"
+    if column == "journal_id":
+        con.execute(f"UPDATE meta SET value = {bad.format('value')} WHERE key = 'journal_id'")
+    else:
+        seq = int(column.rsplit(" ", 1)[1])
+        con.execute(f"UPDATE events SET checksum = {bad.format('checksum')} WHERE seq = ?",
+                    (seq,))
+    con.commit()
+    con.close()
+    before = _files(path)
+    with pytest.raises(JournalLossError, match="journal records are missing|differs|damaged"):
+        Journal.open(path)
+    assert _files(path) == before
