@@ -15,8 +15,9 @@ the snapshot the table goes on from, whose record's stored checksum starts the c
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
+
+from pi_app.service.journal_files import chain_bytes
 
 #: meta key: records up to this seq were accepted with a broken chain; the check starts
 #: from the stored checksum of this record
@@ -42,7 +43,8 @@ def _start(con: sqlite3.Connection, journal_id: str, anchor: int) -> bytes | Non
 def first_break(con: sqlite3.Connection, journal_id: str, upto: int,
                 anchor: int = 0) -> tuple[int, str] | None:
     """The first record in ``anchor + 1 .. upto`` that is missing or whose chained
-    checksum (:func:`pi_app.service.journal_files.chain`) does not hold, as ``(seq, what)``;
+    checksum (:func:`pi_app.service.journal_files.chain_bytes`) does not hold, as
+    ``(seq, what)``;
     None when the chain holds.  Data and checksums are read as bytes, so text that is not
     UTF-8 is a mismatch, never a decoding error."""
     if upto <= anchor:
@@ -50,7 +52,6 @@ def first_break(con: sqlite3.Connection, journal_id: str, upto: int,
     prev = _start(con, journal_id, anchor)
     if prev is None:
         return anchor, f"record {anchor} is missing"
-    sha256 = hashlib.sha256
     expected = anchor + 1
     cur = con.execute("SELECT seq, CAST(data AS BLOB), CAST(checksum AS BLOB) FROM events "
                       "WHERE seq > ? AND seq <= ? ORDER BY seq", (anchor, upto))
@@ -58,8 +59,7 @@ def first_break(con: sqlite3.Connection, journal_id: str, upto: int,
         for seq, data, check in rows:
             if seq != expected:
                 return expected, f"record {expected} is missing (next is {seq})"
-            if sha256(b"%s\x1f%d\x1f%s" % (prev, seq, data)).hexdigest()[:32].encode() \
-                    != check:
+            if chain_bytes(prev, seq, data) != check:
                 return seq, f"record {seq} is damaged (checksum mismatch)"
             prev = check
             expected += 1

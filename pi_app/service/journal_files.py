@@ -81,6 +81,13 @@ def chain(prev: str, seq: int, data: str) -> str:
     return hashlib.sha256(f"{prev}\x1f{seq}\x1f{data}".encode()).hexdigest()[:32]
 
 
+def chain_bytes(prev: bytes, seq: int, data: bytes) -> bytes:
+    """:func:`chain` of the record's stored bytes, as ASCII bytes: the same formula on
+    bytes, so text that is not UTF-8 gives a mismatch, not a decoding error (the
+    whole-chain check, :mod:`pi_app.service.journal_chain`)."""
+    return hashlib.sha256(b"%s\x1f%d\x1f%s" % (prev, seq, data)).hexdigest()[:32].encode()
+
+
 def dumps(obj: Any) -> str:
     """The canonical JSON used in the journal (sorted keys, no spaces)."""
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

@@ -129,3 +129,12 @@ def test_bytes_that_are_not_utf8_elsewhere_are_a_loss_not_a_decoding_error(
     with pytest.raises(JournalLossError, match="journal records are missing|differs|damaged"):
         Journal.open(path)
     assert _files(path) == before
+
+
+@pytest.mark.parametrize(("prev", "seq", "data"), [
+    ("journal-id", 1, '{"t":0.0,"type":"ClockTick"}'), ("0" * 32, 12345, "Zoë ♠ é"), ("", 7, "")])
+def test_the_chain_on_bytes_is_the_chain_on_text(prev: str, seq: int, data: str) -> None:
+    """The whole-chain check's bytes form gives the very checksum the journal writes."""
+    from pi_app.service.journal_files import chain, chain_bytes
+
+    assert chain_bytes(prev.encode(), seq, data.encode()) == chain(prev, seq, data).encode()
