@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from common import MB, cpu_seconds, rss  # noqa: E402
+from common import MB, cpu_seconds, cpu_ticks, rss  # noqa: E402
 
 from engine.events import DealerButton  # noqa: E402
 from pi_app.service.config import load_config  # noqa: E402
@@ -47,16 +47,6 @@ from tests.pi_app.console.table_process import Table  # noqa: E402
 
 CONFIG = HERE / "idle-table.toml"
 TICK = os.sysconf("SC_CLK_TCK")
-
-
-def _ticks(stat_path: str) -> int:
-    """utime + stime of one ``/proc/.../stat`` (clock ticks); 0 if it is gone."""
-    try:
-        with open(stat_path) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0
-    return int(fields[11]) + int(fields[12])
 
 
 def _children_of(pid: int) -> dict[int, int]:
@@ -75,7 +65,7 @@ def _children_of(pid: int) -> dict[int, int]:
         kids = [c for c, pp in parent.items() if pp == p and c not in below]
         below.update(kids)
         todo += kids
-    return {c: _ticks(f"/proc/{c}/stat") for c in below}
+    return {c: cpu_ticks(f"/proc/{c}/stat") for c in below}
 
 
 def _reaped(pid: int) -> int:
@@ -85,23 +75,14 @@ def _reaped(pid: int) -> int:
     return int(fields[13]) + int(fields[14])
 
 
-def _vm_rss(pid: int) -> int:
-    """VmRSS of ``pid`` (bytes), from ``/proc/PID/status``."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    raise LookupError("no VmRSS")
-
-
 def _tasks(pid: int) -> dict[int, int]:
-    return {int(t): _ticks(f"/proc/{pid}/task/{t}/stat") for t in os.listdir(f"/proc/{pid}/task")}
+    return {int(t): cpu_ticks(f"/proc/{pid}/task/{t}/stat") for t in os.listdir(f"/proc/{pid}/task")}
 
 
 def _sample(pid: int) -> tuple[int, dict[int, int], dict[int, int], int, float]:
     """(own + reaped ticks, children's ticks, per-thread ticks, RSS bytes, monotonic s)."""
-    return (_ticks(f"/proc/{pid}/stat") + _reaped(pid), _children_of(pid), _tasks(pid),
-            _vm_rss(pid), time.monotonic())
+    return (cpu_ticks(f"/proc/{pid}/stat") + _reaped(pid), _children_of(pid), _tasks(pid),
+            rss(pid), time.monotonic())
 
 
 def measure(pid: int, seconds: float) -> dict:

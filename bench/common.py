@@ -27,11 +27,20 @@ def rss(pid: int | str = "self") -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
+def cpu_ticks(stat_path: str) -> int:
+    """User + system CPU of one ``/proc/.../stat`` (a process's or a thread's; fields 14
+    and 15), in clock ticks; 0 if it is gone."""
+    try:
+        with open(stat_path) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return int(fields[11]) + int(fields[12])
+
+
 def cpu_seconds(pid: int | str = "self") -> float:
     """User + system CPU seconds of a process (``/proc/PID/stat``, fields 14 and 15)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return cpu_ticks(f"/proc/{pid}/stat") / os.sysconf("SC_CLK_TCK")
 
 
 def long_structure(folder: Path, hours: float, *, breaks: bool = True,
