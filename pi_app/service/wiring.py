@@ -73,7 +73,8 @@ class Service:
                seats: Callable[[dict[int, SeatDisplayView]], Any] | None = None) -> None:
         """Send the loop's views and effects to ``devices``.  ``screen``/``seats`` stand
         in for the devices' TV and seat displays (the simulator's pictures wrap them);
-        with neither given nor wired, the loop builds no view.  A screen is handed over when it looks different (:func:`pi_app.screens.screen_key`)."""
+        with neither given nor wired, the loop builds no view.  A screen is handed over
+        when it looks different (:func:`pi_app.screens.screen_key`)."""
         from pi_app.screens import screen_key
 
         self.loop.changes = ViewChanges(screen_key)
