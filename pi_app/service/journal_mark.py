@@ -18,6 +18,7 @@ copy of ``journal.db`` alone): :mod:`pi_app.service.journal` refuses it.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import zlib
@@ -29,6 +30,7 @@ from engine.errors import InvalidInputError
 SLOT = 128
 MAGIC = "PTMARK1"
 MAX_MARK_BYTES = 4096
+_NOT_SMALL_REGULAR = "{path}: the journal's high-water mark is not a small regular file"
 
 
 class MarkError(InvalidInputError):
@@ -75,8 +77,8 @@ def read_mark(journal: Path) -> Mark | None:
     Never blocks (``O_NONBLOCK``) and never follows a symlink.
 
     Raises:
-        MarkError: the mark is not a regular file, is larger than
-            :data:`MAX_MARK_BYTES`, or neither slot is intact.
+        MarkError: the mark is not a regular file (a symbolic link, a folder, a pipe), is
+            larger than :data:`MAX_MARK_BYTES`, or neither slot is intact.
     """
     path = mark_path(journal)
     try:
@@ -84,13 +86,14 @@ def read_mark(journal: Path) -> Mark | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symbolic link
+            raise MarkError(_NOT_SMALL_REGULAR.format(path=path)) from None
         raise MarkError(f"{path}: cannot read the journal's high-water mark "
                         f"({exc.strerror or exc})") from None
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_MARK_BYTES:
-            raise MarkError(f"{path}: the journal's high-water mark is not a small regular "
-                            "file")
+            raise MarkError(_NOT_SMALL_REGULAR.format(path=path))
         raw = os.read(fd, 2 * SLOT)
     finally:
         os.close(fd)

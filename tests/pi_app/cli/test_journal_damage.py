@@ -1,12 +1,15 @@
 """A record changed in place before the newest snapshot of a closed journal (``printf Q |
 dd ... conv=notrunc``), or made of bytes that are not UTF-8, is refused by ``state`` and
 ``sim --resume`` in one line naming the record, exit 2, files unchanged;
-``--accept-journal-loss`` shows (and, resuming, goes on from) the intact snapshot."""
+``--accept-journal-loss`` shows (and, resuming, goes on from) the intact snapshot.  A
+high-water mark that is not a small regular file is refused the same way."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -91,8 +94,6 @@ def test_a_damaged_snapshot_is_told_once_on_resume(played: Path, capsys, caplog)
 
 
 def test_a_named_pipe_in_place_of_the_wal_is_told_as_such(played: Path, capsys) -> None:
-    import os
-
     os.mkfifo(played.with_name("journal.db-wal"), 0o600)
     before = _files(played)
     rc, out, err = run_main(["state", "--journal", str(played)], capsys)
@@ -109,3 +110,43 @@ def test_a_malformed_journal_says_restore_the_backup(played: Path, capsys) -> No
     rc, out, err = run_main(["state", "--journal", str(played)], capsys)
     assert rc == 2 and out == ""
     assert_one_error_line(err, "malformed", "restore the newest backup")
+
+
+def _entries(folder: Path) -> dict[str, tuple[int, str]]:
+    """Every entry of ``folder``, links not followed: (mode, digest or link target)."""
+    out = {}
+    for p in sorted(folder.iterdir()):
+        st = os.lstat(p)
+        what = os.readlink(p) if stat.S_ISLNK(st.st_mode) else \
+            hashlib.sha256(p.read_bytes()).hexdigest() if stat.S_ISREG(st.st_mode) else ""
+        out[p.name] = (st.st_mode, what)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "directory", "too big", "symbolic link"])
+def test_a_mark_that_is_not_a_small_regular_file_is_refused(played: Path, tmp_path: Path,
+                                                            capsys, kind: str) -> None:
+    """docs/operations.md's row: a mark that is a pipe, a folder, a link or far too big is
+    refused by ``state`` and ``sim --resume`` in one line, exit 2, nothing changed (the
+    pipe is not blocked on, the folder not replaced, the link's target not written)."""
+    mark = played.with_name("journal.db.mark")
+    slots = mark.read_bytes()
+    mark.unlink()
+    if kind == "named pipe":
+        os.mkfifo(mark, 0o600)
+    elif kind == "directory":
+        mark.mkdir()
+    elif kind == "too big":
+        mark.write_bytes(slots + b"\0" * (1 << 20))
+    else:
+        elsewhere = tmp_path / "elsewhere.mark"
+        elsewhere.write_bytes(slots)
+        mark.symlink_to(elsewhere)
+    before = _entries(played.parent), _entries(tmp_path)
+    for argv in (["state", "--journal", str(played)],
+                 SIM + ["--hands", "9", "--journal", str(played), "--resume"]):
+        rc, out, err = run_main(argv, capsys)
+        assert rc == 2 and out == "", (argv, out)
+        assert_one_error_line(err, str(mark), "the journal's high-water mark is not a small "
+                              "regular file")
+        assert (_entries(played.parent), _entries(tmp_path)) == before, argv
