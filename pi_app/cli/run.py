@@ -9,7 +9,8 @@
   TV and seat-display pictures are written to a folder, and the command says where.
   The simulated run is journaled: run again to resume it (--fresh starts over).  A
   finished or unreadable journal is moved aside (to <state>/previous/<time>/, with its
-  hand histories and pictures), never deleted.
+  hand histories and pictures), never deleted; one that is a symbolic link, a folder or
+  a pipe (or whose -wal or -shm is) is refused, as everywhere else, and nothing is moved.
 """
 
 from __future__ import annotations
@@ -145,13 +146,20 @@ def _check_sim_options(config, args: argparse.Namespace) -> tuple[int, Path, Pat
 def _prepare_sim_journal(config, args: argparse.Namespace, state_dir: Path,
                          shots: Path) -> Path:
     """The simulated table's journal path, after moving aside a finished or unreadable
-    tournament (or any with ``--fresh``) with its hand histories and pictures."""
+    tournament (or any with ``--fresh``) with its hand histories and pictures.
+
+    Raises:
+        JournalPathError: the journal (or its ``-wal``/``-shm``) is a symbolic link, a
+            folder, a pipe...: refused as everywhere else, nothing moved or created.
+        JournalSizeError: the journal is larger than a journal can be.
+    """
+    from pi_app.service.journal import Journal, check_journal_path
+
     journal = state_dir / "sim-journal.db"
-    if not os.path.lexists(journal):
+    if not check_journal_path(journal):
         config.require_structure()  # a new tournament: nothing is created without one
     state_dir.mkdir(parents=True, exist_ok=True)
     hands = state_dir / "sim-journal-hands"
-    from pi_app.service.journal import Journal
 
     if Journal.in_use(journal):
         raise InvalidInputError(f"{journal} is in use by another run of the table")

@@ -11,7 +11,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from pi_app.service.config import default_config_text
+from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 
 
 def _config(tmp_path, **replace) -> str:
@@ -112,3 +115,35 @@ def test_restart_pauses_the_clock_as_of_the_stop_not_of_the_restart(tmp_path):
         assert clock.remaining_seconds == pytest.approx(before["remaining_seconds"], abs=0.01)
     finally:
         svc.close()
+
+
+def _entries(*folders):
+    """Every entry below ``folders``, links not followed: (mode, bytes or link target)."""
+    out = {}
+    for folder in folders:
+        for p in sorted(folder.rglob("*")):
+            st = p.lstat()
+            what = os.readlink(p) if p.is_symlink() else p.read_bytes() if p.is_file() else b""
+            out[str(p)] = (st.st_mode, what)
+    return out
+
+
+@pytest.mark.parametrize("linked", ["sim-journal.db", "sim-journal.db-wal"])
+def test_a_symlinked_simulator_journal_is_refused_not_moved_aside(tmp_path, capsys, linked):
+    """As everywhere else: one line, exit 2; the link stays, nothing is moved aside, its
+    target is neither written nor moved (it once went to previous/ as "unreadable")."""
+    cfg = _config(tmp_path)
+    state, away = tmp_path / "state", tmp_path / "away"
+    state.mkdir()
+    away.mkdir()
+    if linked != "sim-journal.db":
+        (state / "sim-journal.db").write_bytes(b"")
+    (away / "target").write_bytes(b"the night's record" * 10)
+    (state / linked).symlink_to(away / "target")
+    before = _entries(state, away)
+    for extra in ([], ["--fresh"]):
+        rc, out, err = run_main(["run", "--config", cfg, "--headless", *extra], capsys)
+        assert rc == 2 and out == "", (extra, out)
+        assert_one_error_line(err, f"{state / linked}: is a symbolic link, not a regular file")
+        assert _entries(state, away) == before, extra
+    assert not (state / "previous").exists()
