@@ -13,6 +13,9 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   seconds for N real events, min/median/max of ``--runs``; bar 0.5 s for 10,000); peer:
   the same journal read alone (:meth:`pi_app.service.journal.Journal.scan`: the records
   read, checksummed and decoded).  ``--profile N`` adds a cProfile of one replay.
+  Before it the bench's heap is frozen as a table process freezes it before its
+  recovery (:func:`pi_app.service.heap.freeze_startup_heap`, after the imports and the
+  journal's build; ``--no-freeze`` leaves it, for an A/B), and the output says which.
 * whole-chain check: :func:`pi_app.service.journal_chain.first_break` over every record
   (the check made at open of the records before the newest snapshot, at its largest);
   peer: the journal read (:meth:`pi_app.service.journal.Journal.scan`).
@@ -65,6 +68,7 @@ from pi_app.screens import screen_key  # noqa: E402
 from pi_app.service.changes import ViewChanges  # noqa: E402
 from pi_app.service.clock_source import VirtualClock  # noqa: E402
 from pi_app.service.effect_runner import EffectRunner  # noqa: E402
+from pi_app.service.heap import freeze_startup_heap  # noqa: E402
 from pi_app.service.journal import Journal  # noqa: E402
 from pi_app.service.journal_chain import first_break  # noqa: E402
 from pi_app.service.loop import ServiceLoop  # noqa: E402
@@ -377,6 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3, help="replays of the journal (min/median/max)")
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="also print a cProfile of one replay: its N costliest functions")
+    ap.add_argument("--no-freeze", action="store_true",
+                    help="do not freeze the heap before the replay (the service does)")
     ap.add_argument("--dir", default=None, help="where the journals go (default: a temp dir)")
     ap.add_argument("--only", choices=PARTS, action="append",
                     help="run only this part (repeatable; default: every part)")
@@ -393,6 +399,11 @@ def main(argv: list[str] | None = None) -> int:
             bench_append(d, args.appends)
         if parts & {"replay", "card"}:
             path, events = build_journal(d, structure, args.events)
+            frozen = 0 if args.no_freeze else freeze_startup_heap()
+            print(f"heap before the replay: {frozen} objects frozen, as a table process "
+                  "freezes them before its recovery (pi_app.service.heap)" if frozen else
+                  "heap before the replay: not frozen (--no-freeze; a table process "
+                  "freezes it)")
             if "replay" in parts:
                 bench_replay(d, path, len(events), args.runs, args.profile)
                 bench_chain(path, args.runs)

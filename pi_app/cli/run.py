@@ -81,15 +81,19 @@ def _handler(args: argparse.Namespace) -> int:
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
         from pi_app.console.server import start_console
         from pi_app.service.daemon import run_daemon
+        from pi_app.service.heap import freeze_startup_heap
 
+        freeze_startup_heap()  # imports done, the journal not recovered yet
         return run_daemon(config, start_console=start_console,
                           accept_loss=args.accept_journal_loss)
     return _run_simulated(config, args)
 
 
 def _run_simulated(config, args: argparse.Namespace) -> int:
+    from pi_app.service.heap import freeze_startup_heap
     from pi_app.sim.simulator import SimError, SimOptions, run_sim
 
+    freeze_startup_heap()  # imports done, the journal not read yet
     window = not args.headless and bool(os.environ.get("DISPLAY")
                                          or os.environ.get("WAYLAND_DISPLAY"))
     seed, state_dir, shots = _check_sim_options(config, args)

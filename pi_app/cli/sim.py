@@ -148,6 +148,7 @@ def _handler(args: argparse.Namespace) -> int:
 
 def _one_table(args: argparse.Namespace) -> int:
     """The simulated table: played, then its summary printed (``--json``: one line)."""
+    from pi_app.service.heap import freeze_startup_heap
     from pi_app.sim.simulator import SimOptions, run_sim
 
     if args.resume and not args.journal:
@@ -166,6 +167,7 @@ def _one_table(args: argparse.Namespace) -> int:
                       screenshots=args.screenshots, show_window=window,
                       backend="direct" if args.direct else "hardware", profile=args.profile,
                       accept_journal_loss=args.accept_journal_loss)
+    freeze_startup_heap()  # imports done, the journal not recovered yet
     try:
         summary = run_sim(opts)
     except KeyboardInterrupt as exc:
@@ -189,6 +191,7 @@ def _one_table(args: argparse.Namespace) -> int:
 
 def _venue_table(args: argparse.Namespace) -> int:
     """``--venue-table N --venue-config FILE``: one simulated table of a venue."""
+    from pi_app.service.heap import freeze_startup_heap
     from pi_app.sim.venue_table import VenueTableOptions, run_venue_table
 
     if args.venue_table is None or not args.venue_config:
@@ -198,6 +201,7 @@ def _venue_table(args: argparse.Namespace) -> int:
     opts = VenueTableOptions(table=args.venue_table, config=args.venue_config,
                              seed=args.seed, journal=args.journal, broker=args.broker,
                              resume=args.resume)
+    freeze_startup_heap()  # imports done, the journal not recovered yet
     try:
         summary = run_venue_table(opts)
     except KeyboardInterrupt as exc:
