@@ -8,17 +8,22 @@ output is identical on every machine.
 
 Layout (pixel rows)::
 
-     0-9   "3 ANN"                               [D][SB|BB]   seat, name, markers
+     0-9   "3 ANN"                               [D][SB|BB]   seat, name, markers (1-8)
     10-31  STACK (double size)                   [A♠][K♦]     own hole cards
     32-41  "BET 400  CALL 200"
     42-52  YOUR ACTION (inverted)  /  RAISE TO 800 (inverted)  /  status / WON 1,200
     53-63  "FOLD CALL 200 RAISE 400+"  /  "CALL=OK  FOLD=CANCEL"  /  note
+
+The markers' boxes stop at row 8, so a dark row (9) always parts them from the cards
+below (a red card is drawn filled: touching, the button's box and the card ran together).
+:func:`layout` gives every box drawn, for the tests.
 
 The view is private to the seat, so its own hole cards are drawn; nothing else is.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -28,6 +33,12 @@ from engine.views import SeatDisplayView
 
 WIDTH, HEIGHT = 128, 64
 CHAR_W = 6  # the bitmap font's advance
+MARKER_TOP, MARKER_BOTTOM = 1, 8  # a marker's box (the caps' ink is rows 2-7)
+CARDS_TOP = 10
+CARD_W, CARD_H, CARD_STEP = 15, 22, 17
+
+#: A box in pixels, edges included: (left, top, right, bottom), as PIL draws rectangles.
+Box = tuple[int, int, int, int]
 
 _SUITS = {
     "s": ("...#...", "..###..", ".#####.", "#######", "#######", "...#...", "..###.."),
@@ -85,24 +96,50 @@ def _suit(draw: ImageDraw.ImageDraw, x: int, y: int, suit: str, fill: int) -> No
                 draw.point((x + dx, y + dy), fill=fill)
 
 
-def _card(draw: ImageDraw.ImageDraw, x: int, y: int, rank: str, suit: str) -> None:
-    """A 15x22 card: outlined box, rank on top, suit glyph below (hearts and diamonds
+def _card(draw: ImageDraw.ImageDraw, box: Box, rank: str, suit: str) -> None:
+    """A 15x22 card in ``box``: outlined, rank on top, suit glyph below (hearts and diamonds
     drawn hollow-boxed, i.e. inverted, so the two colours stay apart on a mono screen)."""
+    x, y = box[0], box[1]
     red = suit in "hd"
-    draw.rounded_rectangle((x, y, x + 14, y + 21), radius=2, outline=1, fill=1 if red else 0)
+    draw.rounded_rectangle(box, radius=2, outline=1, fill=1 if red else 0)
     ink = 0 if red else 1
     draw.text((x + 5 if rank != "T" else x + 2, y + 1), "10" if rank == "T" else rank,
               fill=ink, font=font())
     _suit(draw, x + 4, y + 12, suit, ink)
 
 
-def _marker(draw: ImageDraw.ImageDraw, right: int, label: str) -> int:
-    """An inverted box with ``label`` ending at x=``right``; returns its left edge."""
-    w = text_width(label) + 3
-    left = right - w
-    draw.rectangle((left, 0, right, 9), fill=1)
-    draw.text((left + 2, -1), label, fill=0, font=font())
-    return left - 2
+@dataclass(frozen=True)
+class SeatLayout:
+    """Where the boxes of one seat's picture go: ``markers`` (label -> box, right to left:
+    ``"BB"`` or ``"SB"``, then ``"D"``), ``cards`` (one box per hole card drawn, left to
+    right), and ``name_right``, the last column the seat and name may use."""
+
+    markers: dict[str, Box]
+    cards: tuple[Box, ...]
+    name_right: int
+
+
+def layout(view: SeatDisplayView) -> SeatLayout:
+    """The boxes :func:`render_seat_view` draws for ``view`` (pixels, edges included)."""
+    labels = (["BB"] if view.is_big_blind else ["SB"] if view.is_small_blind else []) + \
+        (["D"] if view.is_button else [])
+    markers: dict[str, Box] = {}
+    right = WIDTH - 1
+    for label in labels:
+        left = right - text_width(label) - 3
+        markers[label] = (left, MARKER_TOP, right, MARKER_BOTTOM)
+        right = left - 2
+    shown = () if view.status in ("empty", "out") else view.hole_cards
+    x = WIDTH - CARD_STEP * len(shown) + 2
+    cards = tuple((x + CARD_STEP * i, CARDS_TOP, x + CARD_STEP * i + CARD_W - 1,
+                   CARDS_TOP + CARD_H - 1) for i in range(len(shown)))
+    return SeatLayout(markers, cards, right)
+
+
+def _marker(draw: ImageDraw.ImageDraw, box: Box, label: str) -> None:
+    """An inverted box with ``label`` in it."""
+    draw.rectangle(box, fill=1)
+    draw.text((box[0] + 2, -1), label, fill=0, font=font())
 
 
 def _fit(*candidates: str, width: int = WIDTH) -> str:
@@ -148,14 +185,15 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     """
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
-    _draw_head(draw, view)
+    boxes = layout(view)
+    _draw_head(draw, view, boxes)
     if view.status in ("empty", "out"):
         # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
         label = "OPEN SEAT" if view.status == "empty" else \
             (safe_text(view.message, 21, latin1=True).upper() or "SITTING OUT")
         draw.text(((WIDTH - text_width(label)) // 2, 26), label, fill=1, font=font())
         return img
-    _draw_stack_and_cards(img, draw, view)
+    _draw_stack_and_cards(img, draw, view, boxes.cards)
     _draw_bet_line(draw, view)
     note = safe_text(online_note or view.message, 60, latin1=True)
     if view.result is not None:
@@ -167,32 +205,25 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     return img
 
 
-def _draw_head(draw: ImageDraw.ImageDraw, view: SeatDisplayView) -> None:
-    """Row 0: seat, name, markers."""
-    right = WIDTH - 1
-    if view.is_big_blind:
-        right = _marker(draw, right, "BB")
-    elif view.is_small_blind:
-        right = _marker(draw, right, "SB")
-    if view.is_button:
-        right = _marker(draw, right, "D")
+def _draw_head(draw: ImageDraw.ImageDraw, view: SeatDisplayView, boxes: SeatLayout) -> None:
+    """Rows 0-9: seat, name, markers."""
+    for label, box in boxes.markers.items():
+        _marker(draw, box, label)
     head = safe_text(f"{view.seat} {view.name.upper()}".strip(), 40, latin1=True)
-    draw.text((0, -1), head[: max(0, (right - 1) // CHAR_W)], fill=1, font=font())
+    draw.text((0, -1), head[: max(0, (boxes.name_right - 1) // CHAR_W)], fill=1, font=font())
 
 
 def _draw_stack_and_cards(img: Image.Image, draw: ImageDraw.ImageDraw,
-                          view: SeatDisplayView) -> None:
+                          view: SeatDisplayView, cards: tuple[Box, ...]) -> None:
     """Rows 10-31: the stack (big) and the hole cards."""
-    cards_w = 17 * len(view.hole_cards)
+    cards_w = CARD_STEP * len(cards)
     stack = chips(view.stack)
     if (len(stack) * 2 * CHAR_W) <= WIDTH - cards_w - 2:
-        _paste_big(img, (0, 10), stack)
+        _paste_big(img, (0, CARDS_TOP), stack)
     else:
         draw.text((0, 15), stack, fill=1, font=font())
-    x = WIDTH - cards_w + 2
-    for card in view.hole_cards:
-        _card(draw, x, 10, card.rank, card.suit)
-        x += 17
+    for card, box in zip(view.hole_cards, cards, strict=True):
+        _card(draw, box, card.rank, card.suit)
 
 
 def _draw_bet_line(draw: ImageDraw.ImageDraw, view: SeatDisplayView) -> None:
