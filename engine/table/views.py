@@ -19,7 +19,7 @@ from engine.betting.odds_view import OddsProvider, odds_view
 from engine.betting.seat_input import IDLE, SeatInput
 from engine.dealing.procedure import DealingProcedure
 from engine.tournament.tournament import Tournament
-from engine.views import ScreenState, SeatDisplayView, TablePublicView
+from engine.views import ScreenState, SeatDisplayView, SeatPublic, TablePublicView
 
 
 class _Layout(Protocol):
@@ -75,10 +75,11 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = (),
         table = core.proc.public_view(names)
         online = {s: f"display:{s}" not in core.offline for s in range(1, 11)}
         chips = _between_hands_stacks(core)
-        table = _without_newcomers(dataclasses.replace(table, seats=tuple(
-            dataclasses.replace(sp, display_online=online.get(sp.seat, True),
-                                stack=chips.get(sp.seat, sp.stack))
-            for sp in table.seats)), _newcomers(core, names))
+        seats = tuple(_seat_now(sp, online.get(sp.seat, True), chips.get(sp.seat, sp.stack))
+                      for sp in table.seats)
+        if seats != table.seats:
+            table = dataclasses.replace(table, seats=seats)
+        table = _without_newcomers(table, _newcomers(core, names))
     ruling = core.proc.ruling_view() if core.proc is not None else None
     if "shoe" in core.offline:
         alarms = (*alarms, SHOE_OFFLINE_ALARM)
@@ -93,6 +94,14 @@ def screen_state(core: TableReading, alarms: tuple[str, ...] = (),
                        offline=tuple(sorted(core.offline)), alarms=alarms,
                        layout=core.settings.layout, now=t,
                        room=core.tournament.room_view())
+
+
+def _seat_now(sp: SeatPublic, online: bool, stack: int) -> SeatPublic:
+    """``sp`` with its display's state and its stack now (``sp`` itself when both are
+    as it says: a copy costs more than the comparison, on every event)."""
+    if sp.display_online == online and sp.stack == stack:
+        return sp
+    return dataclasses.replace(sp, display_online=online, stack=stack)
 
 
 def _newcomers(core: TableReading, names: Mapping[int, str]) -> frozenset[int]:
