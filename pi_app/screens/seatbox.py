@@ -74,22 +74,23 @@ def draw_seat_box(cv: Canvas, s: SeatPublic, x0: float, y0: float, *, acting: bo
     gold while the seat is to act, green when it wins a pot, else red while its display
     is offline.  Returns the real rect drawn.
 
-    A box without a band is kept without its stack, which is drawn over it in place (the
-    last thing drawn in the box either way, so the pixels are the same): the box of a seat
-    whose stack alone changed (a bet, the blinds and ante of a new hand) is blitted again
-    rather than drawn anew.  With a band (drawn after the stack) the stack is in the box."""
+    A box is kept without its stack and band, which are drawn over it in place, in the
+    order a whole box draws them (the last things drawn in it, so the pixels are the
+    same): the box of a seat whose stack or band alone changed (a bet, the blinds and ante
+    of a new hand, TO ACT with its amount to call) is blitted again rather than drawn
+    anew."""
     rect = cv.rect(x0, y0, SEAT_W, SEAT_H)
-    apart = band is None
-    key = ("seat", s.seat, s.name, None if apart else s.stack, s.status, s.has_cards,
-           s.shown_cards, acting, won, offline, band)
+    key = ("seat", s.seat, s.name, s.status, s.has_cards, s.shown_cards, acting, won,
+           offline)
     blit_part(cv, key, rect, (SEAT_W, SEAT_H),
-              lambda pc: _box(pc, s, acting=acting, won=won, offline=offline, band=band,
-                              stack=not apart))
-    if apart:
-        inside = Canvas(cv.surface, rect, (SEAT_W, SEAT_H), faces=cv.faces, scale=cv.s,
-                        screen_h=cv.screen_h)
-        inside.ox, inside.oy = rect.topleft  # where the part's own canvas has (0, 0)
-        _stack(inside, s)
+              lambda pc: _box(pc, s, acting=acting, won=won, offline=offline, band=None,
+                              stack=False))
+    inside = Canvas(cv.surface, rect, (SEAT_W, SEAT_H), faces=cv.faces, scale=cv.s,
+                    screen_h=cv.screen_h)
+    inside.ox, inside.oy = rect.topleft  # where the part's own canvas has (0, 0)
+    _stack(inside, s)
+    if band is not None:
+        _band(inside, band, legible(inside))
     return rect
 
 

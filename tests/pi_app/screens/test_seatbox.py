@@ -1,7 +1,8 @@
 """A seat's box (pi_app.screens.seatbox): a seat without cards gives their space to its name
 and stack, a seat with cards keeps it; the band says the most important thing, an offline
 display among them, shortened rather than cut on a narrow table; a box whose stack alone
-changed is blitted again, its new stack drawn over it, pixel for pixel as drawn whole."""
+or band alone changed is blitted again, its new stack and band drawn over it, pixel for
+pixel as drawn whole."""
 
 from __future__ import annotations
 
@@ -104,9 +105,12 @@ def test_a_box_whose_stack_alone_changed_is_blitted_again_with_its_new_stack():
         pixels, made = _box_pixels(seat)
         assert made == 0  # the same part, the new stack drawn over it
         assert pixels == _box_pixels(seat, apart=False)[0] != first  # as drawn whole
-    # with a band, drawn after the stack, the stack stays in the part
-    band = ("ALL IN", (200, 40, 40), (255, 255, 255))
+    # with a band, drawn after the stack: both over the same part, in that order
     all_in = [SeatPublic(4, "Ann", stack, status="all_in", has_cards=True)
               for stack in (0, 100)]
-    assert [_box_pixels(s, band)[1] for s in all_in] == [1, 1]
-    assert _box_pixels(all_in[1], band)[0] == _box_pixels(all_in[1], band, apart=False)[0]
+    bands = [("ALL IN", (200, 40, 40), (255, 255, 255)), ("TO ACT \u2022 CALL 400",
+                                                          (240, 190, 60), (10, 10, 10))]
+    assert [_box_pixels(s, b)[1] for s in all_in for b in bands] == [1, 0, 0, 0]
+    for seat in all_in:
+        for band in bands:
+            assert _box_pixels(seat, band)[0] == _box_pixels(seat, band, apart=False)[0]
