@@ -10,11 +10,13 @@ Two figures, each printed as a ratio measured in the same run:
    five, category, description) and ``engine.evaluation.evaluate_value`` (the checked call
    for one hand) against raw ``phevaluator.evaluate_cards``, its native call, eval7,
    treys and pokerkit.  Then the showdowns the engine really evaluates (one board,
-   several hands: ``engine.evaluation.showdown_values`` of the dealt cards, which the
-   deal has checked, one native call a hand) at 6 players and heads-up, per evaluation,
-   beside the checked single call on the same hands, both against the native call bound
-   once.  Bar: at most 1.25x the fastest raw evaluator call; the engine's showdown
-   figure is the one the bar is judged on (docs/performance.md says why).
+   several hands, from real hands played to the river: ``engine.evaluation.showdown_values``
+   of the card ids the hand kept as it dealt them, which the deal has checked, one native
+   call a hand) at 6 players and heads-up, per evaluation, beside the checked single call
+   on the same hands, both against the native call bound once; and what keeping the ids
+   at the deal costs a hand.  Bar: at most 1.25x the fastest raw evaluator call; the
+   engine's showdown figure is the one the bar is judged on (docs/performance.md says
+   why).
 
 Run: ``.venv/bin/python bench/bench_engine.py [--short] [--hands N] [--evals N]
 [--players N ...]``
@@ -282,47 +284,115 @@ def bench_evals(count: int) -> None:
 CHUNK = 300  #: evaluations timed at a time in the showdown figures
 
 
+def river_hands(boards: int, players: int, seed: int = 11) -> list[Hand]:
+    """``boards`` real hands of ``players`` seats played to their showdown (every card
+    dealt through ``Hand.deal_hole``/``burn``/``deal_board``, everyone checking or
+    calling, nobody all-in, so no hand is shown yet): what the engine's showdown
+    evaluates is what these hands kept as they dealt."""
+    rng = random.Random(seed)
+    cfg = HandConfig(stacks=dict.fromkeys(range(1, players + 1), 1000), button=players,
+                     small_blind=5, big_blind=10)
+    out = []
+    for _ in range(boards):
+        deck = list(ALL_CARDS)
+        rng.shuffle(deck)
+        hand = Hand(cfg)
+        while hand.street != "showdown":
+            if hand.next_deal() is not None:
+                hand.deal_from(deck)
+            else:
+                hand.check_or_call()
+        out.append(hand)
+    return out
+
+
 def bench_showdowns(count: int, players: int) -> None:
-    """``count`` evaluations as showdowns of ``players`` hands on one board, the same
-    hands three ways: the native call bound once (the 7 ids of each hand made before),
-    the engine's showdown path (``showdown_values`` of the dealt board's and hands'
-    cards, unchecked: the deal checked them; the bar's figure) and the checked single
-    call (``evaluate_value`` of each hand's cards, for cards from outside)."""
+    """``count`` evaluations as showdowns of ``players`` hands on one board, from real
+    hands played to the river (:func:`river_hands`), the same hands three ways: the
+    native call bound once (the 7 ids of each hand made before, outside the timing), the
+    engine's showdown path (``showdown_values`` of the ids the hand kept as it dealt its
+    cards, as ``award_pots`` calls it: the bar's figure) and the checked single call
+    (``evaluate_value`` of each hand's cards, for cards from outside).  Then what keeping
+    the ids at the deal costs."""
     from phevaluator._pheval import evaluate_7cards
 
     from engine.evaluation import showdown_values
-    rng = random.Random(11)
-    deals = []
-    for _ in range(max(1, count // players)):
-        dealt = rng.sample(ALL_CARDS, 5 + 2 * players)
-        deals.append((dealt[:5], [dealt[5 + 2 * i:7 + 2 * i] for i in range(players)]))
-    sevens = [tuple(c.id for c in (*hole, *board)) for board, holes in deals for hole in holes]
-    cards = [[*hole, *board] for board, holes in deals for hole in holes]
+    hands = river_hands(max(1, count // players), players)
+    everyone = list(range(players))
+    kept = [(h._board_ids, h._hole_ids) for h in hands]
+    sevens = [hole + board for board, holes in kept for hole in holes]
+    cards = [[*h.hole_cards(s), *h.board] for h in hands for s in h.seats]
     assert [evaluate_7cards(*x) for x in sevens] == \
-        [v for board, holes in deals for v in showdown_values(board, holes)] == \
-        [evaluate_value(c) for c in cards]
+        [v for board, holes in kept for v in showdown_values(board, holes, everyone).values()] \
+        == [evaluate_value(c) for c in cards]
     rows = dict.fromkeys(("native", "engine", "single"), 0.0)
     step = max(1, CHUNK // players)  # short chunks, each the best of its rounds: a busy
-    for k in range(0, len(deals), step):  # moment of the machine spoils one chunk's round
-        sev, dl, cs = sevens[k * players:(k + step) * players], deals[k:k + step], \
+    for k in range(0, len(kept), step):  # moment of the machine spoils one chunk's round
+        sev, kp, cs = sevens[k * players:(k + step) * players], kept[k:k + step], \
             cards[k * players:(k + step) * players]
         for name, sec in _best_of([
                 ("native", lambda sev=sev: [evaluate_7cards(*x) for x in sev]),
-                ("engine", lambda dl=dl: [showdown_values(board, holes) for board, holes in dl]),
+                ("engine", lambda kp=kp: [showdown_values(board, holes, everyone)
+                                          for board, holes in kp]),
                 ("single", lambda cs=cs: [evaluate_value(c) for c in cs]),
         ], rounds=7):
             rows[name] += sec
     n = len(sevens)
-    print(f"showdowns of {players} hands: {len(deals)} boards, {n} evaluations, per evaluation "
-          f"(chunks of about {CHUNK}, each the best of 7, interleaved)")
+    print(f"showdowns of {players} hands: {len(kept)} boards of real hands played to the "
+          f"river, {n} evaluations, per evaluation (chunks of about {CHUNK}, each the best "
+          "of 7, interleaved)")
     for name, label in (("native", "raw native evaluate_7cards(*ids), bound once"),
-                        ("engine", "showdown_values(board, holes), the dealt cards"),
+                        ("engine", "showdown_values(board ids, hole ids), as kept"),
                         ("single", "evaluate_value(cards), checked, one hand")):
         print(f"  {label:48s} {rows[name] / n * 1e9:8.0f} ns  "
               f"{rows[name] / rows['native']:6.2f}x the native call")
+    keep = _keep_cost(players)
+    print(f"  the hand keeps each dealt card's id as it deals it (deal_hole, deal_board): "
+          f"{keep / (2 * players + 5) * 1e9:.0f} ns a card, {keep * 1e9:.0f} ns a hand of "
+          f"{players} ({keep / players * 1e9:.0f} ns an evaluation when every hand goes to "
+          "the showdown; the hands/s above include it)")
     print(f"  the engine's showdown is {rows['engine'] / rows['native']:.2f}x the native call per "
-          f"evaluation at {players} hands (the bar's figure, goal <= 1.25x); the checked single "
-          f"call {rows['single'] / rows['native']:.2f}x")
+          f"evaluation at {players} hands (the bar's figure, goal <= 1.25x); with its share of "
+          f"the ids' keeping {(rows['engine'] + keep * len(kept)) / rows['native']:.2f}x; the "
+          f"checked single call {rows['single'] / rows['native']:.2f}x")
+
+
+class _Kept:
+    __slots__ = ("_hole_ids", "_board_ids")
+
+
+def _keep_cost(players: int, rounds: int = 2000) -> float:
+    """Seconds a hand of ``players`` spends keeping its dealt cards' ids: the statements
+    ``Hand.deal_hole`` (``self._hole_ids[i] += _ID1[cid]``, two a player) and
+    ``Hand.deal_board`` (``self._board_ids += _ID1[cid]``, five) add, timed alone on a
+    slotted object: ``rounds`` hands with them less the same loop without them, each
+    the best of 15 runs, interleaved."""
+    from engine.betting.hand import _ID1 as id1
+    deal = [i % players for i in range(2 * players)]
+    board = range(5)
+
+    def keep(k: _Kept) -> None:
+        for i in deal:
+            k._hole_ids[i] += id1[i]
+        for cid in board:
+            k._board_ids += id1[cid]
+
+    def look_up(k: _Kept) -> None:  # the same loops without the keeping: their own cost
+        for i in deal:
+            _ = id1[i]
+        for cid in board:
+            _ = id1[cid]
+
+    def hands(per_hand) -> None:
+        for _ in range(rounds):
+            k = _Kept()
+            k._hole_ids = [()] * players
+            k._board_ids = ()
+            per_hand(k)
+
+    best = dict(_best_of([("kept", lambda: hands(keep)), ("bare", lambda: hands(look_up))],
+                         rounds=15))
+    return max(best["kept"] - best["bare"], 0.0) / rounds
 
 
 def _best_of(cases, rounds: int) -> list[tuple[str, float]]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import combinations
@@ -78,23 +78,28 @@ def evaluate_value(cards: Sequence[Card]) -> int:
     return rank
 
 
-def showdown_values(board: Sequence[Card], holes: Sequence[Sequence[Card]]) -> list[int]:
-    """The phevaluator value (1 best .. 7462 worst) of each of ``holes`` (two cards a
-    player) with the five ``board`` cards, in the order given: one native call a hand,
-    the board's ids unpacked once.  Internal to the engine's showdown
-    (:func:`engine.betting.showdown.award_pots`), and unchecked: it relies on the deal's
-    guarantee that a hand at its showdown holds five board cards and two hole cards a
-    live player, all :class:`~engine.cards.Card` (ids 0..51), no card twice.  The hand
-    refuses any other card as it is dealt (``Hand.deal_hole``, ``Hand.burn`` and
-    ``Hand.deal_board``: ``Hand._card_error``, in ``engine/betting/hand.py``), after the
-    dealing procedure has checked each card from the shoe or the keypad against the
-    deck's registry and the cards already out (``CardFlow._on_card``); tested in
-    ``tests/engine/betting/test_showdown.py``.  Cards from outside (a user, a file)
-    go through the checked :func:`evaluate_value`.
+def showdown_values(board_ids: tuple[int, ...], hole_ids: Sequence[tuple[int, ...]],
+                    positions: Iterable[int]) -> dict[int, int]:
+    """The phevaluator value (1 best .. 7462 worst) of each of ``positions`` (indexes into
+    ``hole_ids``): that position's two hole ids with the five ``board_ids``, one native
+    call a hand on a ready 7-tuple (``ev(*(hole + board))``, a plain loop: in a
+    comprehension the call of its own function costs as much as a heads-up hand).
+
+    Internal to the engine's showdown (:func:`engine.betting.showdown.award_pots`), and
+    unchecked: the ids are those the hand kept as it dealt its cards (``Hand._hole_ids``,
+    ``Hand._board_ids``, set by ``Hand.deal_hole`` and ``Hand.deal_board``), so they are
+    ``Card.id`` values 0..51, none twice: the hand refuses any other card as it is dealt
+    (``Hand._card_error``, in ``engine/betting/hand.py``), after the dealing procedure has
+    checked each card from the shoe or the keypad against the deck's registry and the
+    cards already out (``CardFlow._on_card``); at a showdown the board holds five and each
+    live hand two (tested in ``tests/engine/betting/test_showdown.py``).  Cards from
+    outside (a user, a file) go through the checked :func:`evaluate_value`.
     """
-    b0, b1, b2, b3, b4 = board[0].id, board[1].id, board[2].id, board[3].id, board[4].id
     ev = evaluate_7_ids
-    return [ev(a.id, b.id, b0, b1, b2, b3, b4) for a, b in holes]
+    values: dict[int, int] = {}
+    for j in positions:
+        values[j] = ev(*(hole_ids[j] + board_ids))
+    return values
 
 
 @dataclass(frozen=True, order=False)

@@ -67,6 +67,11 @@ from engine.cards import Card
 from engine.errors import IllegalActionError, InvalidInputError
 from engine.views import LegalActions, SeatDisplayView, TablePublicView
 
+#: each card id (0..51) as a 1-tuple, made once: the hand keeps its dealt ids as tuples
+#: (``_hole_ids``, ``_board_ids``) without building a 1-tuple a card, and the first card's
+#: ``() + (i,)`` is the shared ``(i,)`` itself
+_ID1 = tuple((i,) for i in range(52))
+
 __all__ = ["FIXED", "RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand",
            "HandConfig", "HandState", "InvalidHandConfigError", "LegalActions"]
 
@@ -110,8 +115,11 @@ class Hand(HandFlow):
                 and card.id not in self._seen):
             self.verify_deal_hole(seat, card)
         del q[0]
-        self._hole[self._index[seat]].append(card)
-        self._seen.add(card.id)
+        i = self._index[seat]
+        self._hole[i].append(card)
+        cid = card.id
+        self._hole_ids[i] += _ID1[cid]
+        self._seen.add(cid)
         self._ops.append((DealHole, seat, card))
         if not q:  # the last card due: betting opens, or the round ends (chips move)
             self._after_card()
@@ -179,7 +187,9 @@ class Hand(HandFlow):
             self.verify_deal_board(card)
         del q[0]
         self._board.append(card)
-        self._seen.add(card.id)
+        cid = card.id
+        self._board_ids += _ID1[cid]
+        self._seen.add(cid)
         self._ops.append((DealBoard, card))
         if not q:
             self._after_card()

@@ -168,8 +168,8 @@ class HandFlow(HandState):
     def _award(self) -> None:
         live = [not (f or m) for f, m in zip(self._folded, self._mucked, strict=True)]
         seats = self._seats
-        for p, award in enumerate(award_pots(self._committed, live, self._dead, self._hole,
-                                             self._board, self.config.odd_chip)):
+        for p, award in enumerate(award_pots(self._committed, live, self._dead, self._hole_ids,
+                                             self._board_ids, self.config.odd_chip)):
             for w, chips in award[2]:
                 self._stack[w] += chips
                 self._behind += chips

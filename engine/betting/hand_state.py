@@ -36,13 +36,17 @@ class HandState:
     (the loop owns it).  Its attributes are slots: a hand has more of them than CPython
     shares between instances' dicts, so in a dict each would be a look-up by name."""
 
+    #: ``_hole_ids``, ``_board_ids``: the ids (``Card.id``, 0..51) of each position's hole
+    #: cards and of the board, in the order dealt, kept beside the cards as they are dealt
+    #: (``Hand.deal_hole``, ``Hand.deal_board``); the showdown evaluates from them
+    #: (:func:`engine.betting.showdown.award_pots`)
     __slots__ = (
         "config", "_seats", "_index", "_n", "_start", "_sb", "_bb", "_stack", "_bet",
         "_committed", "_dead", "_pot_total", "_behind", "_in_bets", "_ops", "_made",
         "_folded", "_mucked", "_shown", "_acted", "_faced", "_hole", "_board", "_burns",
-        "_seen", "_voluntary", "_voided_bonus", "_total", "_street", "_actor", "_to_act",
-        "_aggressor", "_sd_order", "_awards", "_void_reason", "_min_bet", "_cur",
-        "_min_inc", "_preflop_start", "_n_live", "_active", "_queue")
+        "_hole_ids", "_board_ids", "_seen", "_voluntary", "_voided_bonus", "_total",
+        "_street", "_actor", "_to_act", "_aggressor", "_sd_order", "_awards", "_void_reason",
+        "_min_bet", "_cur", "_min_inc", "_preflop_start", "_n_live", "_active", "_queue")
 
     def __init__(self, config: HandConfig) -> None:
         cfg = config
@@ -75,6 +79,8 @@ class HandState:
         self._hole: list[list[Card]] = [[] for _ in range(n)]
         self._board: list[Card] = []
         self._burns: list[Card] = []
+        self._hole_ids: list[tuple[int, ...]] = [()] * n
+        self._board_ids: tuple[int, ...] = ()
         self._seen: set[int] = set()
         self._voluntary: list[tuple[int, str, int]] = []
         self._voided_bonus = 0
@@ -391,6 +397,8 @@ class HandState:
         h._hole = [x[:] for x in self._hole]
         h._board = self._board[:]
         h._burns = self._burns[:]
+        h._hole_ids = self._hole_ids[:]
+        h._board_ids = self._board_ids
         h._seen = set(self._seen)
         h._ops = self._ops[:]
         h._made = self._made[:]

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.betting.pots import build_pots, split_pot
-from engine.cards import Card
 from engine.evaluation import showdown_values
 
 #: one awarded pot: (amount, eligible positions, ((position, chips), ...))
@@ -26,19 +25,18 @@ def showdown_order(start: int, folded: Sequence[bool]) -> tuple[int, ...]:
 
 
 def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
-               hole: Sequence[Sequence[Card]], board: Sequence[Card],
+               hole_ids: Sequence[tuple[int, ...]], board_ids: tuple[int, ...],
                odd_chip: int) -> list[Award]:
     """Award every pot (:func:`engine.betting.pots.build_pots`) to the best hand among its
     eligible ``live`` positions; a split pot is shared in ``odd_chip`` units, the odd
-    chips in TDA 20-A order (:func:`engine.betting.pots.split_pot`).  ``hole`` and
-    ``board`` are the hand's dealt cards, which the deal has checked (five board cards, two
-    a live position, no card twice): they are evaluated unchecked
-    (:func:`engine.evaluation.showdown_values`)."""
+    chips in TDA 20-A order (:func:`engine.betting.pots.split_pot`).  ``hole_ids`` (each
+    position's hole card ids) and ``board_ids`` are the ids the hand kept as it dealt its
+    cards, which the deal has checked (five board cards, two a live position, no card
+    twice): they are evaluated unchecked (:func:`engine.evaluation.showdown_values`)."""
     contenders = [j for j in range(len(live)) if live[j]]
     values: dict[int, int] = {}
-    if len(contenders) > 1:  # the dealt cards, checked as they were dealt: one native call a hand
-        values = dict(zip(contenders, showdown_values(board, [hole[j] for j in contenders]),
-                          strict=True))
+    if len(contenders) > 1:  # the dealt cards' ids, checked as dealt: one native call a hand
+        values = showdown_values(board_ids, hole_ids, contenders)
     awards: list[Award] = []
     for amount, elig in build_pots(committed, live, dead):
         if len(elig) == 1:

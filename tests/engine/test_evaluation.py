@@ -46,21 +46,24 @@ def test_showdown_view_names_the_kickers():
 
 @given(st.permutations(ALL_CARDS), st.integers(0, 9))
 def test_the_unchecked_showdown_gives_each_hand_its_checked_single_value(deck, players):
-    """showdown_values (the engine's showdown: the dealt cards, unchecked, one native call
-    a hand) gives each hand what the checked single call gives its seven cards."""
+    """showdown_values (the engine's showdown: the dealt cards' ids, unchecked, one native
+    call a hand) gives each position asked for what the checked single call gives its
+    seven cards."""
     board, holes = deck[:5], [deck[5 + 2 * i:7 + 2 * i] for i in range(players)]
-    values = showdown_values(board, holes)
-    assert values == [evaluate_value([*h, *board]) for h in holes]
+    positions = [j for j in range(players) if (j + deck[0].id) % 3]  # some, in order
+    values = showdown_values(tuple(c.id for c in board),
+                             [tuple(c.id for c in h) for h in holes], positions)
+    assert values == {j: evaluate_value([*holes[j], *board]) for j in positions}
 
 
 def test_the_unchecked_showdown_is_one_native_call_a_hand_in_the_order_given(monkeypatch):
     calls: list[tuple[int, ...]] = []
     monkeypatch.setattr(evaluation, "evaluate_7_ids",
                         lambda *ids: calls.append(ids) or len(calls))
-    board = parse_cards("2c7d9hJsKd")
-    holes = [parse_cards("AcAd"), parse_cards("KhKs"), parse_cards("3c4c")]
-    assert showdown_values(board, holes) == [1, 2, 3]
-    assert calls == [tuple(c.id for c in (*h, *board)) for h in holes]
+    board = tuple(c.id for c in parse_cards("2c7d9hJsKd"))
+    holes = [tuple(c.id for c in parse_cards(h)) for h in ("AcAd", "KhKs", "3c4c")]
+    assert showdown_values(board, holes, [2, 0]) == {2: 1, 0: 2}
+    assert calls == [holes[2] + board, holes[0] + board]
 
 
 @pytest.mark.parametrize("cards", ["AsKs", "AsKsQsJsTs9s8s7s", "AsAsKsQsJs"])

@@ -53,3 +53,10 @@ def state_of(hand: Hand) -> tuple:
     """Everything observable, to check that a rejected operation changed nothing."""
     return (hand.to_dict(), hand.operations, hand.stacks, hand.bets, hand.pots, hand.actor,
             hand.street, hand.legal_actions(), hand.next_deal())
+
+
+def assert_ids_kept(hand: Hand) -> None:
+    """The card ids the hand keeps for its showdown (``_hole_ids``, ``_board_ids``) are
+    exactly the ids of the cards it holds, position by position, in the order dealt."""
+    assert hand._board_ids == tuple(c.id for c in hand._board)
+    assert hand._hole_ids == [tuple(c.id for c in cards) for cards in hand._hole]

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine.betting.hand import Hand, HandConfig
 from engine.cards import ALL_CARDS
 from engine.errors import IllegalActionError
+from tests.engine.betting.helpers import assert_ids_kept
 
 
 @st.composite
@@ -47,6 +48,7 @@ def _snapshot(h: Hand):
 
 def _check_state(h: Hand, total: int) -> None:
     assert h.total_chips() == total
+    assert_ids_kept(h)
     assert all(c >= 0 for c in h.stacks.values()) and all(b >= 0 for b in h.bets.values())
     la = h.legal_actions()
     if h.actor is None:
@@ -72,10 +74,13 @@ def test_random_play_conserves_chips_and_stays_legal(cfg, seed):
     cards = list(ALL_CARDS)
     rng.shuffle(cards)
     steps = 0
+    copies: list[tuple[Hand, tuple[list[tuple[int, ...]], tuple[int, ...]]]] = []
     while not h.is_complete:
         steps += 1
         assert steps < 500
         _check_state(h, total)
+        if rng.random() < 0.05:
+            copies.append((h.copy(), (list(h._hole_ids), h._board_ids)))
         if rng.random() < 0.002:
             h.void("misdeal")
             break
@@ -89,6 +94,7 @@ def test_random_play_conserves_chips_and_stays_legal(cfg, seed):
             with pytest.raises(IllegalActionError, match="legal"):
                 h.bet_or_raise_to(bad)
             assert _snapshot(h) == before
+            assert_ids_kept(h)
             r = rng.random()
             if r < 0.15:
                 h.fold()
@@ -120,6 +126,11 @@ def test_random_play_conserves_chips_and_stays_legal(cfg, seed):
         assert sum(a for a, _, _ in h.awards) == sum(sum(c for _, c in w) for _, _, w in h.awards)
     again = Hand.from_dict(h.to_dict())
     assert again.stacks == h.stacks and again.operations == h.operations
+    assert_ids_kept(again)
+    assert (again._hole_ids, again._board_ids) == (h._hole_ids, h._board_ids)
+    for copy, ids in copies:  # a copy keeps its own ids, whatever the hand did after it
+        assert_ids_kept(copy)
+        assert (copy._hole_ids, copy._board_ids) == ids
     public = h.public_view()
     hidden = {c for s in h.seats for c in h.hole_cards(s)} - {
         c for s in h.seats for c in h.shown_cards(s)}

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from engine.errors import PokerTableError
 from engine.events import CardDrawn, Event
 from engine.table.core import TableCore, TableSettings
+from tests.engine.betting.helpers import assert_ids_kept
 from tests.engine.table.inputs import inputs, table_settings
 
 
@@ -44,6 +45,8 @@ def _play(data, settings_: TableSettings, seed: int, events: int):
             assert not fits or len(core.proc.rulings) == rulings, \
                 f"{ev!r} was taken without a copy, then ruled on"
             refused.append(False)
+        if core.proc is not None:  # the ids kept for the showdown follow every change
+            assert_ids_kept(core.proc.s.hand)
         stream.append(ev)
     return core, stream, refused
 
@@ -68,6 +71,8 @@ def test_a_refused_input_changes_nothing_and_the_inputs_replay_to_the_same_table
     # the snapshot is what the journal keeps: through JSON and back it is the same table
     restored = TableCore.restore(json.loads(json.dumps(live.snapshot())))
     assert restored.snapshot() == live.snapshot()
+    if restored.proc is not None:
+        assert_ids_kept(restored.proc.s.hand)
 
 
 @settings(max_examples=10)

@@ -15,6 +15,7 @@ from engine.events import DealerButton, PlayerAction, SeatButton
 from engine.table.atomic import copy_procedure
 from engine.table.core import TableCore
 from pi_app.sim.policy import next_step, step_event
+from tests.engine.betting.helpers import assert_ids_kept
 from tests.engine.table.inputs import inputs, table_settings
 
 
@@ -41,6 +42,8 @@ def test_the_undo_record_is_the_procedure_before_the_last_action(data, players, 
         if isinstance(ev, DealerButton) and ev.button == "undo":
             assert core.proc is not None and core.proc.to_dict() == expected
             assert core.proc is not proc and core.undo is None
+        if core.proc is not None:  # the ids kept for the showdown, after an UNDO too
+            assert_ids_kept(core.proc.s.hand)
 
 
 def test_a_night_copies_the_deal_about_once_a_betting_round():
