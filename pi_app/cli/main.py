@@ -77,15 +77,25 @@ class CliParser(argparse.ArgumentParser):
         self.error("a command is required")
 
 
-def build_parser() -> CliParser:
+def build_parser(command: str | None = None) -> CliParser:
+    """The ``pokertable`` parser with every command, or with ``command`` alone when it is
+    one of :data:`COMMAND_MODULES`: only that command's module is imported, so a light
+    command (``ctl``: one HTTP request) does not pay for the core, the wiring and pygame."""
     parser = CliParser(
         prog="pokertable",
         description="Controller for a physical No-Limit Hold'em tournament table.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=CliParser)
-    for name in COMMAND_MODULES:
+    for name in (command,) if command in COMMAND_MODULES else COMMAND_MODULES:
         importlib.import_module(f"pi_app.cli.{name}").register(sub)
     return parser
+
+
+def command_named(argv: list[str]) -> str | None:
+    """The command ``argv`` names (its first word: the top level takes no option but
+    ``--help``), or None when that is not a command (then every command is loaded, for the
+    full help or the error that lists them)."""
+    return argv[0] if argv and argv[0] in COMMAND_MODULES else None
 
 
 _OS_REASONS: tuple[tuple[type[OSError], str], ...] = (
@@ -120,7 +130,8 @@ def _main(argv: list[str] | None) -> int:
 
     from engine.errors import PokerTableError
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(command_named(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.missing_subcommand()

@@ -45,11 +45,6 @@ from pydantic import ValidationError
 from engine.errors import InvalidInputError
 from engine.input_file import InputFileError, loads_toml, read_text
 from hardware.buttons import ButtonSettings
-from hardware.pins import PinMap
-from hardware.seat_display import DEFAULT_ADDRESS as DEFAULT_DISPLAY_ADDRESS
-from hardware.seat_display import DisplaySettings
-from hardware.shoe.factory import ShoeConfig
-from hardware.sounds import SoundSettings
 from hardware.tv import SIZES, TVSettings
 from pi_app.service import config_checks as checks
 from pi_app.service.config_schema import (
@@ -64,7 +59,10 @@ from pi_app.service.config_schema import (
 from pi_app.service.console_config import ConsoleConfig, console_config
 from pi_app.service.venue_config import TableVenueConfig, table_venue_config
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the devices' own modules load when their settings are asked for
+    from hardware.pins import PinMap
+    from hardware.seat_display import DisplaySettings
+    from hardware.shoe.factory import ShoeConfig
     from pi_app.service.devices import DeviceSettings
 
 __all__ = ["BACKEND_DEVICES", "MAX_SEATS", "MIN_SEATS", "ConfigError", "DisplayConfig",
@@ -171,6 +169,7 @@ class TableConfig:
         (a ``mock`` backend is the adapter's mock: SDL's dummy driver, luma's dummy device,
         gpiozero's mock pins, the simulated shoe holding the test deck of ``deck_seed``;
         the TV drawn on its own thread, as the running service wants it)."""
+        from hardware.sounds import SoundSettings
         from pi_app.service.devices import DeviceSettings
 
         return DeviceSettings(tv=self.tv_settings(), displays=self.display_settings(),
@@ -190,12 +189,14 @@ class TableConfig:
         """The seat displays' :class:`hardware.seat_display.DisplaySettings` (one driver and
         address for all seats: those of the lowest configured seat; frames sent on the
         displays' own thread)."""
+        from hardware.seat_display import DEFAULT_ADDRESS, DisplaySettings
+
         first = self.displays[min(self.displays)] if self.displays else None
         return DisplaySettings(
             backend="luma" if self.backends["displays"] == "real" else "mock",
             seats=tuple(self.seats),
             driver=first.driver if first else "ssd1306",
-            address=first.address if first else DEFAULT_DISPLAY_ADDRESS,
+            address=first.address if first else DEFAULT_ADDRESS,
             addresses={s: d.address for s, d in self.displays.items()},
             buses={s: d.bus for s, d in self.displays.items() if d.bus is not None},
             channels={s: d.mux_channel for s, d in self.displays.items()
@@ -209,6 +210,8 @@ class TableConfig:
 
     def shoe_settings(self) -> ShoeConfig:
         """The shoe's :class:`hardware.shoe.factory.ShoeConfig` (mock = the simulator)."""
+        from hardware.shoe.factory import ShoeConfig
+
         if self.backends["shoe"] == "mock":
             return ShoeConfig(backend="sim", baudrate=self.shoe_baudrate)
         return ShoeConfig(backend="serial", port=self.shoe_port, baudrate=self.shoe_baudrate)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 from pi_app.cli.ctl import READS, VERBS, _result_line
 from pi_app.console.routes import COMMAND_PATHS
@@ -72,3 +74,54 @@ def test_ctl_drives_the_venue_console_pair_token_revoke(capsys, tmp_path):
         assert (state / "console-ctl.token").stat().st_mode & 0o077 == 0
     finally:
         console.stop()
+
+
+#: Runs ``pokertable ARGS`` in a fresh interpreter and prints its exit status, what it
+#: printed and every module it loaded, as JSON.
+PROBE = """
+import contextlib, io, json, sys
+from pi_app.cli.main import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out):
+    try:
+        rc = main(sys.argv[1:])
+    except SystemExit as exc:
+        rc = exc.code
+print(json.dumps({"rc": rc, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+#: What ``ctl`` must never load to send one request: the core, the wiring and the loop,
+#: the TV's renderer and pygame, the console's server, the other commands.
+HEAVY = ("pygame", "engine.table", "pi_app.service.wiring", "pi_app.service.loop",
+         "pi_app.service.devices", "pi_app.screens", "starlette", "uvicorn", "pi_app.cli.run",
+         "pi_app.cli.sim")
+
+
+def _probe(*args: str, env: dict[str, str]) -> tuple[int, str, list[str]]:
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True,
+                       timeout=120, env=env)
+    assert r.returncode == 0, r.stderr[-2000:]
+    doc = json.loads(r.stdout.splitlines()[-1])
+    heavy = [m for m in doc["modules"] if m.split(".")[0] in HEAVY or m.startswith(HEAVY)]
+    return doc["rc"], doc["out"], heavy
+
+
+def test_ctl_loads_neither_the_core_nor_pygame(tmp_path):
+    """A real call to a running table (the service on mock devices) and ``--help``: what
+    ``ctl`` loads, checked in the process that ran it.  The whole command list (``pokertable
+    --help``) does load the core and the wiring: the probe sees them."""
+    from tests.pi_app.console.table_process import Table, env_for
+
+    table = Table(tmp_path).start()
+    try:
+        env = env_for(table.state)
+        ctl = ["ctl", "--config", str(table.config)]
+        for args, said in (([*ctl, "register", "Ann"], "Ann"), ([*ctl, "status"], "Ann"),
+                           ([*ctl, "--help"], "usage: pokertable ctl")):
+            rc, out, heavy = _probe(*args, env=env)
+            assert rc == 0 and said in out, (args, out)
+            assert heavy == [], (args, heavy)
+        rc, out, heavy = _probe("--help", env=env)
+        assert rc == 0 and "ctl" in out
+        assert {"engine.table.core", "pi_app.service.wiring"} <= set(heavy), heavy
+    finally:
+        table.close()
