@@ -281,11 +281,11 @@ _FLOATS: dict[str, tuple[str, ...]] = {}  # type -> its float fields
 #: type -> its fields' defaults, when every field but ``t`` has a plain default (no
 #: factory): the record is built straight from them (:func:`_build`)
 _DEFAULTS: dict[str, dict[str, Any] | None] = {}
-#: type -> what a journal's record of it is read with when every field but ``t`` has a
-#: plain default: its (key, value type) pairs, float fields, class, defaults and
+#: type -> what a journal's record of it is read with: its (key, value type) pairs, float
+#: fields, class, defaults (None when a field has a default factory) and
 #: ``__post_init__`` (:func:`event_from_dict`'s first path)
 _FAST: dict[str, tuple[frozenset[tuple[str, type]], tuple[str, ...], type[Event],
-                       dict[str, Any], Callable[[Event], None] | None]] = {}
+                       dict[str, Any] | None, Callable[[Event], None] | None]] = {}
 
 
 def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
@@ -311,9 +311,8 @@ def _field_types(cls: type[Event]) -> dict[str, tuple[type, ...]]:
     defaults = _DEFAULTS[cls.TYPE] = None if any(f.default is dataclasses.MISSING
                                                  for f in fields) \
         else {f.name: f.default for f in fields}
-    if defaults is not None:
-        _FAST[cls.TYPE] = (_PAIRS[cls.TYPE], _FLOATS[cls.TYPE], cls, defaults,
-                           getattr(cls, "__post_init__", None))
+    _FAST[cls.TYPE] = (_PAIRS[cls.TYPE], _FLOATS[cls.TYPE], cls, defaults,
+                       getattr(cls, "__post_init__", None))
     return out
 
 
@@ -394,13 +393,18 @@ def event_from_dict(d: dict[str, Any]) -> Event:
     fast = _FAST.get(kind) if type(kind) is str else None
     if fast is not None and "t" in d and \
             fast[0].issuperset(zip(d, map(type, d.values()), strict=True)):
-        # a journal's record: every value exactly of a type its field takes as it is, and
-        # every field but t with a plain default: built as _build builds it, inline
+        # a journal's record: every value exactly of a type its field takes as it is; then
+        # only a float must be looked at (finite), as _check_field would
         for name in fast[1]:
             value = d.get(name)
             if type(value) is float and not _isfinite(value):
                 break
         else:
+            if fast[3] is None:  # a field with a default factory: the dataclass's own way
+                values = dict(d)
+                del values["type"]
+                return fast[2](**values)
+            # every field but t with a plain default: built as _build builds it, inline
             event = _new_object(fast[2])
             values = event.__dict__
             values.update(fast[3])
@@ -413,18 +417,9 @@ def event_from_dict(d: dict[str, Any]) -> Event:
 
 
 def _read_checked(d: dict[str, Any]) -> Event:
-    """:func:`event_from_dict` of a record its first path does not take: a first record of
-    its type, a type with a field without default, a value to look at field by field."""
-    if type(d) is dict and type(d.get("type")) is str and d["type"] in _PAIRS and "t" in d \
-            and _PAIRS[d["type"]].issuperset(zip(d, map(type, d.values()), strict=True)):
-        # every value exactly of a type its field takes as it is (a journal's record):
-        # then only a float must be looked at (finite), as _check_field would
-        kind = d["type"]
-        if all(type(v) is not float or math.isfinite(v)
-               for v in map(d.get, _FLOATS[kind])):
-            values = dict(d)
-            del values["type"]
-            return _build(EVENT_TYPES[kind], values)
+    """:func:`event_from_dict` of a record its first path does not take (a first record of
+    its type, a value to look at field by field), or refuses (the error naming the
+    field)."""
     if not isinstance(d, dict) or "type" not in d:
         raise UnknownEventError(f"event must be an object with a 'type', got {_short(d)}")
     if not isinstance(d["type"], str):

@@ -99,7 +99,10 @@ def test_an_event_read_back_is_checked_as_its_constructor_checks_it(record):
     ({"type": "clock_tick", "t": 3}, {"t": 3.0}),  # an int for a float field: a float
     ({"type": "seat_button", "t": 1.0, "seat": 2, "button": "fold"}, {"press": "press"}),
     ({"type": "player_action", "t": 1.0, "seat": 2, "action": "call"},
-     {"action": "check_or_call", "amount": None})])
+     {"action": "check_or_call", "amount": None}),
+    # a field with a default factory (args): the same path, built by the constructor
+    ({"type": "dealer_command", "t": 2, "command": "next_hand"}, {"t": 2.0, "args": {}}),
+    ({"type": "dealer_command", "t": 1.0, "command": "x", "args": {"a": 1}}, {})])
 def test_a_record_of_a_type_already_read_is_read_as_the_first_was(record, fixed):
     """The first record of a type is read field by field; later ones of the same type
     take a shorter path (a journal's records): both give the constructor's record."""
@@ -117,13 +120,17 @@ def test_a_record_of_a_type_already_read_is_read_as_the_first_was(record, fixed)
     {"type": "seat_button", "t": 1.0, "seat": 2.0, "button": "fold"},
     {"type": "seat_button", "t": 1.0, "seat": 2, "button": "fold", "extra": 1},
     {"type": "seat_button", "seat": 2, "button": "fold"},
-    {"type": "dealer_button", "t": 1.0, "button": "shuffle"}])
+    {"type": "dealer_button", "t": 1.0, "button": "shuffle"},
+    {"type": "dealer_command", "t": float("nan"), "command": "x"},
+    {"type": "dealer_command", "t": 1.0, "command": "x", "args": []},
+    {"type": "dealer_command", "t": 1.0, "command": "x", "extra": 1}])
 def test_a_bad_record_of_a_type_already_read_is_refused(record):
     """A record of a type read before (its shorter path warmed up) is refused as the
     first would be: a non-finite time, a bool or float for an int, an unknown or missing
     field, a bad value."""
     event_from_dict({k: v for k, v in record.items() if k in ("type", "t")} | {"t": 1.0}
                     | ({"seat": 1, "button": "fold"} if record["type"] == "seat_button"
-                       else {"button": "undo"} if record["type"] == "dealer_button" else {}))
+                       else {"button": "undo"} if record["type"] == "dealer_button"
+                       else {"command": "x"} if record["type"] == "dealer_command" else {}))
     with pytest.raises(UnknownEventError):
         event_from_dict(record)
