@@ -31,7 +31,8 @@ N events holds N real events and no clock tick.  Each figure has its peer from t
   1080p (the real renderer: only what changed is redrawn; a multiway preflop all-in's
   odds worked out by the service's worker thread in a child process,
   :mod:`pi_app.service.odds_worker` and :mod:`pi_app.service.odds_process`, and handed
-  back after the event, timed with the idle work), p50/p99/max (bar p99 5 ms), the
+  back after the event, timed with the idle work; the heap frozen first, as a table
+  process freezes it, unless ``--no-freeze``), p50/p99/max (bar p99 5 ms), the
   frames it drew (full or partial) and each stage's share per event type (the journal's
   append, the core's apply, the TV's render), in wall time and in the loop thread's CPU
   time (the code's own cost, without the disk's waits or the other processes of a shared
@@ -382,7 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="N",
                     help="also print a cProfile of one replay: its N costliest functions")
     ap.add_argument("--no-freeze", action="store_true",
-                    help="do not freeze the heap before the replay (the service does)")
+                    help="do not freeze the heap before the replay and the loop (the "
+                         "service does)")
     ap.add_argument("--dir", default=None, help="where the journals go (default: a temp dir)")
     ap.add_argument("--only", choices=PARTS, action="append",
                     help="run only this part (repeatable; default: every part)")
@@ -410,6 +412,10 @@ def main(argv: list[str] | None = None) -> int:
             if "card" in parts:
                 bench_card(structure, events, args.hands, args.runs)
         if "latency" in parts:
+            frozen = 0 if args.no_freeze else freeze_startup_heap()
+            print(f"heap before the loop: {frozen} objects frozen, as a table process "
+                  "freezes them before it plays" if frozen else
+                  "heap before the loop: not frozen (--no-freeze)")
             bench_latency(d, structure, args.latency_events)
         if "idle" in parts:
             bench_idle_hour(d, args.idle_seconds)
