@@ -220,18 +220,16 @@ def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Re
     rects touched.  Each is first cleared to its background, so drawing is idempotent.
     The texts are drawn from cached glyphs: a new second caches nothing new."""
     tr = cv.rect(*L.time)
-    pygame.draw.rect(cv.surface, BG, tr)
     text = time_text(clock)
     # DejaVu Sans digits are tabular (equal widths), so the time does not jiggle
     cv.glyphs_px(text, "bold", cv.px(L.time_size), time_colour(clock), tr.center, "center",
-                 max_width=tr.w)
+                 max_width=tr.w, box=(BG, tr))
     if L.lines is not None:
         return [tr, column.ticking_value(cv, lines_box(L, clock), break_row(clock),
                                          break_text(clock))]
     br = _stat_value_rect(cv, L, BREAK_STAT)
-    pygame.draw.rect(cv.surface, PANEL, br)
     cv.glyphs_px(break_text(clock), "bold", cv.px(L.stat_value), TEXT, br.center, "center",
-                 max_width=br.w)
+                 max_width=br.w, box=(PANEL, br))
     return [tr, br]
 
 

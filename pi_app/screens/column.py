@@ -132,7 +132,6 @@ def ticking_value(cv: Canvas, box: tuple[float, float, float, float], row: int,
     """Clear the value of line ``row`` and draw ``text`` there from cached glyphs (the time
     to the next break, each second); returns the real rect touched."""
     r = value_rect(cv, box, row)
-    pygame.draw.rect(cv.surface, PANEL, r)
     cv.glyphs_px(text, "bold", cv.px(SIZE), TEXT, (r.right - cv.px(6), r.centery), "midright",
-                 max_width=r.w - cv.px(6))
+                 max_width=r.w - cv.px(6), box=(PANEL, r))
     return r

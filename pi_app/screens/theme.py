@@ -9,7 +9,9 @@ Rendered text surfaces are cached (LRU, bounded by bytes: :mod:`pi_app.screens.c
 font, size, text and colour, and so are whole parts of a frame (a seat's box, a card, the
 ruling banner, the odds panel: :mod:`pi_app.screens.parts`), which is what makes a redraw
 cheap (see ``bench/bench_screens.py``).  Texts that change every second (the countdown) are drawn from
-cached glyphs (:meth:`Canvas.glyphs_px`), so a night of distinct clock values adds nothing.
+cached glyphs (:meth:`Canvas.glyphs_px`), so a night of distinct clock values adds nothing;
+over the solid colour of their box, from glyphs blended over it once (copied, not blended
+again each second).
 """
 
 from __future__ import annotations
@@ -116,22 +118,45 @@ def glyph(kind: str, size: int, char: str, colour: tuple[int, int, int]) -> pyga
     return GLYPHS.get(key, lambda: font(kind, size).render(char, True, colour))
 
 
+def glyph_on(kind: str, size: int, char: str, colour: tuple[int, int, int],
+             bg: tuple[int, int, int], like: pygame.Surface) -> pygame.Surface:
+    """:func:`glyph` blended once over the solid colour ``bg``, opaque, in ``like``'s pixel
+    format (cached, :data:`GLYPHS`): copied onto ``bg`` it gives the pixels the glyph's
+    alpha blit gives there, without the blend."""
+    key = ("on", kind, size, char, tuple(colour), tuple(bg), like.get_bitsize(),
+           like.get_masks())
+
+    def make() -> pygame.Surface:
+        g = glyph(kind, size, char, colour)
+        out = pygame.Surface(g.get_size(), 0, like)
+        out.fill(bg)
+        out.blit(g, (0, 0))
+        return out
+
+    return GLYPHS.get(key, make)
+
+
 def glyph_run(kind: str, size: int, text: str, colour: tuple[int, int, int],
-              max_width: int | None = None, floor: int = 8) -> list[pygame.Surface]:
+              max_width: int | None = None, floor: int = 8,
+              on: tuple[tuple[int, int, int], pygame.Surface] | None = None
+              ) -> list[pygame.Surface]:
     """The glyphs of ``text`` (made safe first, as in :func:`text_surface`) at ``size``
     real pixels, at a smaller size (never under ``floor``) when their total width exceeds
-    ``max_width`` (as :func:`fit_text`)."""
+    ``max_width`` (as :func:`fit_text`).  ``on``: (colour, surface): the same glyphs
+    blended over that colour once, in that surface's format (:func:`glyph_on`)."""
     text = safe_text(text, TEXT_MAX)
     run = [glyph(kind, size, c, colour) for c in text]
     width = sum(g.get_width() for g in run)
-    if max_width is None or width <= max_width or size <= floor:
+    if not (max_width is None or width <= max_width or size <= floor):
+        size = max(floor, int(size * max_width / max(1, width)))
+        while True:
+            run = [glyph(kind, size, c, colour) for c in text]
+            if sum(g.get_width() for g in run) <= max_width or size <= floor:
+                break
+            size -= 1
+    if on is None:
         return run
-    new = max(floor, int(size * max_width / max(1, width)))
-    while True:
-        run = [glyph(kind, new, c, colour) for c in text]
-        if sum(g.get_width() for g in run) <= max_width or new <= floor:
-            return run
-        new -= 1
+    return [glyph_on(kind, size, c, colour, *on) for c in text]
 
 
 def fmt_chips(n: int | None) -> str:
@@ -291,19 +316,32 @@ class Canvas:
         return r
 
     def glyphs_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
-                  anchor: str = "topleft", max_width: int | None = None) -> pygame.Rect:
+                  anchor: str = "topleft", max_width: int | None = None, *,
+                  box: tuple[tuple[int, int, int], pygame.Rect] | None = None) -> pygame.Rect:
         """As :meth:`text_px`, drawn glyph by glyph from :func:`glyph_run` (for texts that
         change every second: nothing new is cached per distinct text), at
-        :func:`legible_px` at least."""
+        :func:`legible_px` at least.  ``box``: (colour, real rect): the rect is filled
+        with the colour first and the text drawn within it (clipped to it) from glyphs
+        blended over that colour once (:func:`glyph_on`): the same pixels as the alpha
+        glyphs drawn over the fill, each glyph a plain copy."""
         floor = legible_px(kind, self.screen_h)
-        run = glyph_run(kind, max(size, floor), text, tuple(colour), max_width, floor)
+        surf = self.surface
+        on = None if box is None else (box[0], surf)
+        run = glyph_run(kind, max(size, floor), text, tuple(colour), max_width, floor, on)
         height = max((g.get_height() for g in run), default=0)
         r = pygame.Rect(0, 0, sum(g.get_width() for g in run), height)
         setattr(r, anchor, pos)
+        saved = surf.get_clip()
+        if box is not None:
+            surf.fill(box[0], box[1])
+            surf.set_clip(box[1].clip(saved))
         x = r.x
-        for g in run:
-            self.surface.blit(g, (x, r.y))
-            x += g.get_width()
+        try:
+            for g in run:
+                surf.blit(g, (x, r.y))
+                x += g.get_width()
+        finally:
+            surf.set_clip(saved)
         if _LOCAL.lists:
             note_text(text, r)
         return r
