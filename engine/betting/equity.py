@@ -46,7 +46,7 @@ from itertools import combinations
 from math import lcm
 
 from engine.betting.preflop_table import heads_up_preflop
-from engine.cards import ALL_CARDS, Card
+from engine.cards import Card
 from engine.errors import InvalidCardError, InvalidInputError
 from engine.evaluation import evaluate_7_ids
 
@@ -162,15 +162,15 @@ def _check_cards(hands: Sequence[Sequence[Card]], board: Sequence[Card],
             raise EquityInputError(f"hand {i} has {len(hand)} cards; a hand is two hole cards")
     if len(board) not in BOARD_SIZES:
         raise EquityInputError(f"a board has 0, 3, 4 or 5 cards, got {len(board)}")
-    seen: set[Card] = set()
+    seen: set[int] = set()  # ids: a set of ints calls no Card.__hash__ or __eq__
     for card in [c for h in hands for c in h] + list(board) + list(dead):
         if not isinstance(card, Card):
             raise InvalidCardError(f"not a card: {type(card).__name__}")
-        if card in seen:
+        if card.id in seen:
             raise InvalidCardError(f"card {card} is given twice")
-        seen.add(card)
+        seen.add(card.id)
     holes = [(h[0].id, h[1].id) for h in hands]
-    stub = [c.id for c in ALL_CARDS if c not in seen]
+    stub = [i for i in range(52) if i not in seen]
     return holes, [c.id for c in board], stub
 
 
