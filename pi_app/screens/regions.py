@@ -15,11 +15,6 @@ same place.  :func:`draw_layer` draws a whole layer and keeps where each region 
 3. in each, under a clip: the background, every region that overlaps it in order, then
    what lies over the layer (the caller's ``after``: the frame's overlays).
 
-When most of the regions changed (:func:`redraws_whole`: a new hand, a street's bets
-gathered into the pots) the dirty rectangles would cover most of the area anyway, so the
-whole layer is redrawn under its area's clip at once, each region drawn once: measuring
-the changed ones first would draw each of them twice.
-
 Inside a dirty rectangle the pixels are those of a whole redraw (the same drawing calls in
 the same order, clipped); outside all of them nothing a region drew changed.  So a partial
 frame is pixel-identical to a full one (tests/pi_app/screens/test_partial_redraw.py plays
@@ -134,15 +129,11 @@ def redraw_layer(layer: Layer, regions: list[Region], after: Callable[[pygame.Re
     lies over the layer, under the clip ``rect``.  Returns the rectangles redrawn (``[]``:
     nothing changed), or None when a changed region or an ``extra`` rectangle lies beyond
     the layer's area (then nothing was drawn and the layer is unchanged: draw the whole
-    frame).  When most regions changed, the whole area is redrawn (:func:`redraws_whole`):
-    then a region found beyond the area returns None after the area was drawn in part,
-    which the caller's whole frame covers.
+    frame).
 
     Raises:
         ValueError: two regions with the same name.
     """
-    if redraws_whole(layer, regions):
-        return _redraw_whole(layer, regions, after, extra)
     surf = layer.canvas.surface
     saved_clip = surf.get_clip()
     surf.set_clip(NOWHERE)  # measuring: the changed regions draw nothing yet
@@ -168,46 +159,6 @@ def redraw_layer(layer: Layer, regions: list[Region], after: Callable[[pygame.Re
         surf.set_clip(saved_clip)
     layer.placed = placed
     return rects
-
-
-def redraws_whole(layer: Layer, regions: list[Region]) -> bool:
-    """Whether :func:`redraw_layer` redraws ``layer``'s whole area for ``regions``: more
-    than :data:`MAX_PASSES` regions changed, came or went, and more than half of them
-    (a new hand changes every region of the table: 12-16 of 12-16 in real play; an action
-    one to three)."""
-    names = {r.name for r in regions}
-    changed = sum(1 for r in regions
-                  if (was := layer.placed.get(r.name)) is None or was.region != r)
-    changed += sum(1 for name in layer.placed if name not in names)
-    return changed > MAX_PASSES and 2 * changed > max(len(regions), len(layer.placed))
-
-
-def _redraw_whole(layer: Layer, regions: list[Region], after: Callable[[pygame.Rect], object],
-                  extra: tuple[pygame.Rect, ...]) -> list[pygame.Rect] | None:
-    """The whole layer redrawn under its area's clip (:func:`redraw_layer`); None when a
-    region (old or new) or an ``extra`` rectangle lies beyond the area."""
-    cv = layer.canvas
-    area = cv.area.clip(cv.surface.get_rect())
-    if len({r.name for r in regions}) < len(regions):
-        raise ValueError("two regions with the same name")
-    if not all(p.inside for p in layer.placed.values()) \
-            or not all(area.contains(r) for r in extra):
-        return None
-    surf = cv.surface
-    saved_clip = surf.get_clip()
-    placed: dict[Hashable, Placed] = {}
-    try:
-        surf.set_clip(area)
-        layer.background(cv)
-        for region in regions:
-            p = placed[region.name] = place(cv, region)
-            if not p.inside:
-                return None
-        after(area)
-    finally:
-        surf.set_clip(saved_clip)
-    layer.placed = placed
-    return [area]
 
 
 def _measure(layer: Layer, regions: list[Region]

@@ -10,9 +10,8 @@
 * in the table and split layouts, when only the table, the clock's other figures, the room
   or the odds panel changed: the table's regions that changed
   (:mod:`pi_app.screens.regions`: the felt, the regions and the overlays again in their old
-  and new rectangles, or the table's whole area at once when most of its regions changed:
-  a new hand), the split layout's clock column whole when its clock or room changed, the
-  odds panel's old and new rectangles;
+  and new rectangles), the split layout's clock column whole when its clock or room
+  changed, the odds panel's old and new rectangles;
 * the whole frame otherwise: a new layout, the status strip changing, a ruling, season,
   banner, pairing or wheel coming, going or changing, the wheel while it spins, a new
   surface, :meth:`ScreenRenderer.invalidate`.

@@ -16,16 +16,7 @@ import pytest
 from engine.table.core import TableCore, TableSettings
 from engine.views import ScreenState
 from pi_app.screens import ScreenRenderer, render_frame
-from pi_app.screens.regions import (
-    MAX_PASSES,
-    Layer,
-    Region,
-    bounds,
-    draw_layer,
-    merge_rects,
-    redraw_layer,
-    redraws_whole,
-)
+from pi_app.screens.regions import Layer, Region, bounds, draw_layer, merge_rects, redraw_layer
 from pi_app.screens.samples import CLOCK, busiest_state
 from pi_app.screens.theme import Canvas
 from pi_app.sim.policy import next_step, step_event
@@ -137,45 +128,6 @@ def test_a_region_that_goes_away_is_painted_over_and_overlaps_redrawn_in_order()
     assert rects == after and len(rects) == 1  # a's and b's rects overlap: one pass
     assert redraw_layer(layer, [replace(a, args=((0, 0, 200), (10, 10, 50, 50)))],
                         after.append) == []
-
-
-def _boxes(colour: tuple[int, int, int], n: int) -> list[Region]:
-    return [Region(i, _box, (colour, (10 + 30 * i, 10 + 5 * i, 40, 40))) for i in range(n)]
-
-
-def test_most_regions_changed_redraws_the_whole_area_each_region_once():
-    """A new hand changes every region: the area is redrawn at once, not measured first."""
-    surf, ref = pygame.Surface((300, 100)), pygame.Surface((300, 100))
-    cv = Canvas(surf, pygame.Rect(0, 0, 300, 100))
-    n = MAX_PASSES + 2
-    layer = draw_layer(cv, _grey, _boxes((200, 0, 0), n))
-    new = _boxes((0, 0, 200), n - 1)  # one gone too
-    calls: list[int] = []
-    counted = [replace(r, draw=lambda c, *a, _i=r.name: calls.append(_i) or _box(c, *a))
-               for r in new]
-    assert redraws_whole(layer, counted)
-    after: list[pygame.Rect] = []
-    assert redraw_layer(layer, counted, after.append) == [cv.area] == after
-    assert sorted(calls) == list(range(n - 1))  # each drawn once: nothing measured apart
-    draw_layer(Canvas(ref, pygame.Rect(0, 0, 300, 100)), _grey, new)
-    assert pixels(surf) == pixels(ref)
-    one = counted[:2] + [replace(counted[2], args=((0, 200, 0), (70, 20, 40, 40)))] + counted[3:]
-    assert not redraws_whole(layer, one)  # an action: its rects alone
-    assert redraw_layer(layer, one, after.append) == [pygame.Rect(68, 18, 44, 44)]
-
-
-def test_a_whole_redraw_with_a_region_beyond_the_area_makes_the_caller_draw_whole():
-    cv = Canvas(pygame.Surface((300, 100)), pygame.Rect(100, 0, 200, 100))
-    n = MAX_PASSES + 1
-    layer = draw_layer(cv, _grey, [replace(r, args=(r.args[0], (110 + 30 * i, 10, 20, 20)))
-                                   for i, r in enumerate(_boxes((200, 0, 0), n))])
-    moved = [replace(r, args=((0, 0, 200), (90 + 30 * i, 10, 20, 20)))
-             for i, r in enumerate(_boxes((0, 0, 200), n))]  # the first 10 px left of it
-    assert redraws_whole(layer, moved)
-    assert redraw_layer(layer, moved, lambda clip: None) is None
-    assert layer.placed[0].region.args[1] == (110, 10, 20, 20)  # the layer as it was
-    with pytest.raises(ValueError, match="same name"):
-        redraw_layer(layer, moved + moved[:1], lambda clip: None)
 
 
 def test_merged_rects_do_not_overlap_and_cover_the_dirty_ones():
