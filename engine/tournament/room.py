@@ -9,6 +9,9 @@ are two-decimal strings (:func:`engine.tournament.points.points_text`).
 
 from __future__ import annotations
 
+import dataclasses
+import operator
+import weakref
 from collections.abc import Sequence
 from decimal import Decimal
 from typing import Protocol
@@ -34,6 +37,8 @@ class RoomReading(Protocol):
     def finished(self) -> bool: ...
     @property
     def heads_up_hands(self) -> int | None: ...
+    @property
+    def round(self) -> int: ...
 
     def payouts(self) -> list[tuple[int, int]]: ...
     def league_points(self) -> dict[int, Decimal]: ...
@@ -45,8 +50,39 @@ class RoomReading(Protocol):
 POINTS_PLACES = 5
 
 
+#: every field of an entry, as one tuple (a C call: the memo's key is made on every event)
+_ENTRANT_KEY = operator.attrgetter(*(f.name for f in dataclasses.fields(Entrant)))
+
+#: tournament -> (its inputs' key, its view): the last view made, reused while the inputs
+#: are equal (the TV asks for the room's view after every event; it changes at a few)
+_MEMO: weakref.WeakKeyDictionary[RoomReading, tuple[tuple[object, ...], RoomView]] = (
+    weakref.WeakKeyDictionary())
+
+
+def room_key(t: RoomReading) -> tuple[object, ...]:
+    """Everything :func:`build_room_view` reads of ``t``: the structure, the round, how it
+    ended, the clock's start and level, whether registration is open and every field of
+    every entry (chips, seat, place, spend, knockouts...).  Equal keys, equal views."""
+    clock = t.clock
+    return (t.structure, t.round, t.finished, t.heads_up_hands, t.registration_open(),
+            clock.started, clock.level.number if clock.started else None,
+            tuple(map(_ENTRANT_KEY, t.entrants)))
+
+
 def room_view(t: RoomReading) -> RoomView:
-    """The :class:`engine.views.RoomView` of ``t`` now (does not change state)."""
+    """The :class:`engine.views.RoomView` of ``t`` now (does not change state): the last
+    one made for ``t`` when :func:`room_key` is unchanged, else :func:`build_room_view`."""
+    key = room_key(t)
+    memo = _MEMO.get(t)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    view = build_room_view(t)
+    _MEMO[t] = (key, view)
+    return view
+
+
+def build_room_view(t: RoomReading) -> RoomView:
+    """The :class:`engine.views.RoomView` of ``t``, made anew (does not change state)."""
     s = t.structure
     pay = dict(t.payouts())
     points = t.league_points()
