@@ -16,13 +16,20 @@ on a CI disk shared with other work those waits were most of the time of the jou
 check does not depend on the medium: a killed process leaves what it wrote to the kernel,
 a power cut is simulated by copying the files at a chosen moment, and a full disk by a
 file-size limit.  ``TMPDIR=/tmp make test`` runs them on the disk.
+
+A test that runs a table's entry point in this process (``main(["sim", ...])``) freezes the
+heap as a table process does (``pi_app/service/heap.py``); the heap is unfrozen after each
+test, so that what was alive then is collected again like the rest of the suite's garbage.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("pokertable", deadline=None,
@@ -47,3 +54,10 @@ def _temporary_folders_in_ram() -> None:
 
 
 _temporary_folders_in_ram()
+
+
+@pytest.fixture(autouse=True)
+def _heap_unfrozen_after_each_test() -> Iterator[None]:
+    yield
+    if gc.get_freeze_count():
+        gc.unfreeze()
