@@ -178,15 +178,12 @@ class Clock:
         if self.level.is_break:
             return 0.0
         total = self.remaining(now)
-        if total is None:
+        ahead = self.structure.seconds_to_next_break[self.index]
+        if total is None or ahead is None:
             return None
-        for lv in self.structure.levels[self.index + 1:]:
-            if lv.is_break:
-                return total
-            if lv.seconds is None:
-                return None
-            total += lv.seconds
-        return None
+        for seconds in ahead:  # in order, as the entries run: the same float sum
+            total += seconds
+        return total
 
     def status(self, now: float) -> ClockStatus:
         """Everything a screen needs.  Does not change the clock (call :meth:`update` first)."""

@@ -22,6 +22,7 @@ Units: chips are ints; durations are minutes (float) or hands (int).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from engine.errors import InvalidInputError
@@ -199,6 +200,24 @@ class Structure:
     def denominations(self) -> tuple[int, ...]:
         """All denominations, ascending."""
         return tuple(sorted(c.denomination for c in self.chips))
+
+    @cached_property
+    def seconds_to_next_break(self) -> tuple[tuple[float, ...] | None, ...]:
+        """By entry index ``i``: the seconds of each time-based entry after ``i`` up to the
+        next break, in order (``()``: the break is next); None when no break is ahead or
+        a hand-based entry comes first.  Made once (the clock's view reads it on every
+        event; the structure never changes)."""
+        out: list[tuple[float, ...] | None] = []
+        ahead: tuple[float, ...] | None = None  # for the entries after the one at hand
+        for lv in reversed(self.levels):
+            out.append(ahead)
+            if lv.is_break:
+                ahead = ()
+            elif ahead is not None and lv.seconds is not None:
+                ahead = (lv.seconds, *ahead)
+            else:
+                ahead = None
+        return tuple(reversed(out))
 
     @property
     def blind_levels(self) -> tuple[Level, ...]:

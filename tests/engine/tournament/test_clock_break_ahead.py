@@ -1,0 +1,75 @@
+"""The seconds to the next break (engine.tournament.clock.Clock.seconds_to_break) from the
+structure's table made once (Structure.seconds_to_next_break): the same float as walking
+the entries one by one, for any mix of timed levels, hand-based levels and breaks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.tournament.clock import Clock
+from engine.tournament.structure import Level
+from engine.tournament.structure_file import load_structure
+
+ENTRY = st.one_of(
+    st.tuples(st.just("level"), st.floats(0.5, 90.0, allow_nan=False)),
+    st.tuples(st.just("hands"), st.integers(1, 30)),
+    st.tuples(st.just("break"), st.floats(1.0, 20.0, allow_nan=False)),
+)
+
+
+def _levels(entries: list[tuple[str, float]]) -> tuple[Level, ...]:
+    out, number = [], 0
+    for i, (kind, size) in enumerate(entries):
+        if kind == "break":
+            out.append(Level(index=i, number=number, minutes=size, is_break=True))
+            continue
+        number += 1
+        timed = {"minutes": size} if kind == "level" else {"hands": int(size)}
+        out.append(Level(index=i, number=number, small_blind=100 * number,
+                         big_blind=200 * number, **timed))
+    return tuple(out)
+
+
+def _walked(clock: Clock, now: float) -> float | None:
+    """The entries after the clock's walked one by one (the rule the table must keep)."""
+    if clock.level.is_break:
+        return 0.0
+    total = clock.remaining(now)
+    if total is None:
+        return None
+    for lv in clock.structure.levels[clock.index + 1:]:
+        if lv.is_break:
+            return total
+        if lv.seconds is None:
+            return None
+        total += lv.seconds
+    return None
+
+
+@settings(max_examples=200, deadline=None)
+@given(entries=st.lists(ENTRY, min_size=1, max_size=12), data=st.data())
+def test_the_table_gives_the_walked_seconds_to_the_break(entries, data):
+    base = load_structure("gunpowder")
+    first = entries[0] if entries[0][0] != "break" else ("level", 20.0)
+    structure = dataclasses.replace(base, levels=_levels([first, *entries[1:]]))
+    clock = Clock(structure)
+    clock.start(0.0)
+    index = data.draw(st.integers(0, len(structure.levels) - 1))
+    clock.index = index
+    now = data.draw(st.floats(0.0, 5000.0, allow_nan=False))
+    assert clock.seconds_to_break(now) == _walked(clock, now)
+    ahead = structure.seconds_to_next_break
+    assert len(ahead) == len(structure.levels)
+
+
+def test_a_break_ahead_behind_a_hand_based_level_is_not_timed():
+    base = load_structure("gunpowder")
+    levels = _levels([("level", 20.0), ("hands", 10), ("break", 10.0)])
+    structure = dataclasses.replace(base, levels=levels)
+    assert structure.seconds_to_next_break == (None, (), None)
+    levels = _levels([("level", 20.0), ("level", 15.0), ("break", 10.0), ("level", 20.0)])
+    structure = dataclasses.replace(base, levels=levels)
+    assert structure.seconds_to_next_break == ((900.0,), (), None, None)
