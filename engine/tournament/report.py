@@ -191,10 +191,10 @@ def estimated_seconds_to_end(t: TournamentReading, now: float,
         total = (clock.hands_remaining() or 0) * sph
     if clock.playing_level().big_blind * END_BIG_BLINDS >= chips:
         return total
-    for lv in clock.structure.levels[clock.index + 1:]:
-        if not lv.is_break and lv.big_blind * END_BIG_BLINDS >= chips:
+    for is_break, big_blind, seconds, hands in clock.structure.entry_rows[clock.index + 1:]:
+        if not is_break and big_blind * END_BIG_BLINDS >= chips:
             return total
-        total += lv.seconds if lv.seconds is not None else (lv.hands or 0) * sph
+        total += seconds if seconds is not None else (hands or 0) * sph
     return total
 
 

@@ -219,6 +219,13 @@ class Structure:
                 ahead = None
         return tuple(reversed(out))
 
+    @cached_property
+    def entry_rows(self) -> tuple[tuple[bool, int, float | None, int | None], ...]:
+        """Each entry as ``(is_break, big_blind, seconds, hands)``, by index: what an
+        estimate walking the entries ahead reads, made once (plain tuples: no property
+        call per entry on every event)."""
+        return tuple((lv.is_break, lv.big_blind, lv.seconds, lv.hands) for lv in self.levels)
+
     @property
     def blind_levels(self) -> tuple[Level, ...]:
         """The entries that are not breaks."""

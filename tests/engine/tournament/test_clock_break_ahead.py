@@ -1,6 +1,7 @@
-"""The seconds to the next break (engine.tournament.clock.Clock.seconds_to_break) from the
-structure's table made once (Structure.seconds_to_next_break): the same float as walking
-the entries one by one, for any mix of timed levels, hand-based levels and breaks."""
+"""The clock's figures read from the structure's tables made once: the seconds to the next
+break (Structure.seconds_to_next_break) and the estimated end (Structure.entry_rows) are
+the same floats as walking the entries one by one, for any mix of timed levels,
+hand-based levels and breaks."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.tournament.clock import Clock
+from engine.tournament.report import DEFAULT_SECONDS_PER_HAND, END_BIG_BLINDS
 from engine.tournament.structure import Level
 from engine.tournament.structure_file import load_structure
+from engine.tournament.tournament import Tournament
 
 ENTRY = st.one_of(
     st.tuples(st.just("level"), st.floats(0.5, 90.0, allow_nan=False)),
@@ -49,7 +52,7 @@ def _walked(clock: Clock, now: float) -> float | None:
     return None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(entries=st.lists(ENTRY, min_size=1, max_size=12), data=st.data())
 def test_the_table_gives_the_walked_seconds_to_the_break(entries, data):
     base = load_structure("gunpowder")
@@ -73,3 +76,35 @@ def test_a_break_ahead_behind_a_hand_based_level_is_not_timed():
     levels = _levels([("level", 20.0), ("level", 15.0), ("break", 10.0), ("level", 20.0)])
     structure = dataclasses.replace(base, levels=levels)
     assert structure.seconds_to_next_break == ((900.0,), (), None, None)
+
+
+def _estimate_walked(t: Tournament, now: float) -> float | None:
+    """The estimate's walk over the entries ahead, one Level at a time (the rule kept)."""
+    clock = t.clock
+    total = clock.remaining(now)
+    if total is None:
+        total = (clock.hands_remaining() or 0) * DEFAULT_SECONDS_PER_HAND
+    chips = sum(t.stacks().values())
+    if clock.playing_level().big_blind * END_BIG_BLINDS >= chips:
+        return total
+    for lv in clock.structure.levels[clock.index + 1:]:
+        if not lv.is_break and lv.big_blind * END_BIG_BLINDS >= chips:
+            return total
+        total += lv.seconds if lv.seconds is not None else (lv.hands or 0) * \
+            DEFAULT_SECONDS_PER_HAND
+    return total
+
+
+@settings(max_examples=100, deadline=None)
+@given(entries=st.lists(ENTRY, min_size=1, max_size=30), data=st.data())
+def test_the_end_estimate_reads_the_entries_ahead_as_a_walk_would(entries, data):
+    base = load_structure("gunpowder")
+    first = entries[0] if entries[0][0] != "break" else ("level", 20.0)
+    structure = dataclasses.replace(base, levels=_levels([first, *entries[1:]]))
+    t = Tournament(structure, seed=16)
+    for seat in range(1, data.draw(st.integers(2, 6)) + 1):
+        t.register(f"P{seat}", seat)
+    t.start(0.0)
+    t.clock.index = data.draw(st.integers(0, len(structure.levels) - 1))
+    now = data.draw(st.floats(0.0, 5000.0, allow_nan=False))
+    assert t.estimated_seconds_to_end(now) == _estimate_walked(t, now)
