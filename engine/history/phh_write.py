@@ -90,7 +90,7 @@ class _Raw(str):
     """A pre-formatted TOML value."""
 
 
-def _fields(h: PhhHand, actions: list[str] | None = None) -> dict[str, Any]:
+def _fields(h: PhhHand, actions: list[str] | _Raw | None = None) -> dict[str, Any]:
     cpu = h.chips_per_unit
 
     def amounts(vals: Iterable[int | None]) -> _Raw:
@@ -118,7 +118,7 @@ def _fields(h: PhhHand, actions: list[str] | None = None) -> dict[str, Any]:
     return {k: f[k] for k in order}
 
 
-def _body(h: PhhHand, actions: list[str] | None = None) -> list[str]:
+def _body(h: PhhHand, actions: list[str] | _Raw | None = None) -> list[str]:
     return [f"{_toml_key(k)} = {v if isinstance(v, _Raw) else _toml_value(v)}"
             for k, v in _fields(h, actions).items()]
 
@@ -136,7 +136,13 @@ def dumps_hand(hand: PhhHand, *, public: bool = True) -> str:
 def dumps_private(hand: PhhHand, actions: list[str]) -> str:
     """``dumps_hand(hand, public=False)`` of ``hand`` with its actions given as their
     texts (each :meth:`PhhAction.format` of the file's units) instead of ``hand.actions``:
-    a history written as a hand ends formats each action once, with no action object."""
+    a history written as a hand ends formats each action once, with no action object.
+    When no action text holds a quote or a control character (their concatenation has
+    none: one match for the whole list), the list is written as TOML literal strings at
+    once, the same text as each checked alone."""
+    if _LITERAL.fullmatch("".join(actions)):
+        raw = _Raw("['" + "', '".join(actions) + "']" if actions else "[]")
+        return "\n".join(_body(hand, raw)) + "\n"
     return "\n".join(_body(hand, actions)) + "\n"
 
 
