@@ -446,7 +446,7 @@ class TableCore:
             return self._player_action(PlayerAction(t=ev.t, seat=ev.seat, action=act))
         legal = hand.legal_actions() if hand.actor == ev.seat else None
         state = self.seat_inputs.get(ev.seat, IDLE)
-        bet = hand.bets.get(ev.seat, 0)
+        bet = hand.bet(ev.seat) if legal is not None else 0  # the actor's; else unused
         new_state, decision = apply_seat_button(state, legal, ev, bet=bet)
         if decision is None:
             self.seat_inputs[ev.seat] = new_state

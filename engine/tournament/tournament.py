@@ -51,6 +51,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal
+from operator import attrgetter
 from typing import Any
 
 from engine.errors import IllegalActionError, InvalidInputError
@@ -62,6 +63,7 @@ from engine.tournament.structure import Structure
 from engine.views import ClockView, RoomView, WheelView
 
 MAX_SEATS = 10
+_SEAT = attrgetter("seat")  # the sort key of Tournament.active (a seated entrant's seat)
 __all__ = ["Entrant", "NextHand", "RegistrationError", "ChipCountError", "Stats", "Tournament"]
 Stats = report.Stats  # re-exported: the result of Tournament.stats()
 
@@ -139,8 +141,8 @@ class Tournament:
 
     def active(self) -> list[Entrant]:
         """Players still in (the current round's, with qualifiers), by seat."""
-        return sorted((e for e in self.entrants if e.active and e.seat is not None
-                       and e.round == self.round), key=lambda e: e.seat or 0)
+        return sorted([e for e in self.entrants if e.active and e.seat is not None
+                       and e.round == self.round], key=_SEAT)
 
     def _by_seat(self, seat: int, seated: Mapping[int | None, Entrant] | None = None) -> Entrant:
         """The player in ``seat``; ``seated``: the :meth:`active` players by seat, made once
