@@ -239,7 +239,16 @@ class Structure:
         raise KeyError(number)
 
     def denominations_in_play(self, index: int) -> tuple[int, ...]:
-        """Denominations still on the table once entry ``index`` has started."""
+        """Denominations still on the table once entry ``index`` has started (an entry's
+        index read from a table made once: every new hand asks)."""
+        table = self._in_play
+        return table[index] if 0 <= index < len(table) else self._in_play_at(index)
+
+    @cached_property
+    def _in_play(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(self._in_play_at(i) for i in range(len(self.levels)))
+
+    def _in_play_at(self, index: int) -> tuple[int, ...]:
         removed = {d for lv in self.levels[: index + 1] for d in lv.color_up}
         return tuple(d for d in self.denominations if d not in removed)
 

@@ -1,7 +1,7 @@
-"""The clock's figures read from the structure's tables made once: the seconds to the next
-break (Structure.seconds_to_next_break) and the estimated end (Structure.entry_rows) are
-the same floats as walking the entries one by one, for any mix of timed levels,
-hand-based levels and breaks."""
+"""What the structure's tables made once give: the seconds to the next break
+(Structure.seconds_to_next_break) and the estimated end (Structure.entry_rows) are the
+same floats as walking the entries one by one, for any mix of timed levels, hand-based
+levels and breaks; the denominations in play are those no color-up so far removed."""
 
 from __future__ import annotations
 
@@ -108,3 +108,16 @@ def test_the_end_estimate_reads_the_entries_ahead_as_a_walk_would(entries, data)
     t.clock.index = data.draw(st.integers(0, len(structure.levels) - 1))
     now = data.draw(st.floats(0.0, 5000.0, allow_nan=False))
     assert t.estimated_seconds_to_end(now) == _estimate_walked(t, now)
+
+
+@settings(max_examples=50, deadline=None)
+@given(ups=st.lists(st.sampled_from([(), (25,), (100,), (25, 100), (500,)]), min_size=1,
+                    max_size=15), index=st.integers(-20, 20))
+def test_the_denominations_in_play_are_those_no_color_up_so_far_removed(ups, index):
+    base = load_structure("gunpowder")
+    levels = tuple(dataclasses.replace(lv, color_up=up)
+                   for lv, up in zip(_levels([("level", 20.0)] * len(ups)), ups, strict=True))
+    structure = dataclasses.replace(base, levels=levels)
+    removed = {d for lv in levels[: index + 1] for d in lv.color_up}
+    assert structure.denominations_in_play(index) == tuple(
+        d for d in structure.denominations if d not in removed)
