@@ -63,9 +63,10 @@ def public_view(hand: HandReading, names: Mapping[int, str] | None = None) -> Ta
             won[s] = won.get(s, 0) + c
     seats = []
     for s in sorted(hand.seats):
+        status = hand.status(s)
         seats.append(SeatPublic(
-            seat=s, name=nm.get(s, ""), stack=stacks[s], bet=bets[s], status=hand.status(s),
-            has_cards=hand.holds_cards(s) and hand.status(s) != "folded",
+            seat=s, name=nm.get(s, ""), stack=stacks[s], bet=bets[s], status=status,
+            has_cards=hand.holds_cards(s) and status != "folded",
             shown_cards=hand.shown_cards(s), is_button=s == cfg.button,
             is_small_blind=s == hand.small_blind_seat, is_big_blind=s == hand.big_blind_seat))
     lines = []
