@@ -166,10 +166,16 @@ def _kind(mode: int) -> str:
     return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
+_BESIDE = (("-wal", "-wal"), ("-shm", "-shm"), (".mark", "high-water mark"),
+           (".lock", "lock file"))
+
+
 def _check_sidecars(path: Path) -> None:
-    """Refuse a ``-wal`` or ``-shm`` beside ``path`` that is not a regular file (a
-    symbolic link, a FIFO...): SQLite would follow or block on it."""
-    for suffix in ("-wal", "-shm"):
+    """Refuse a ``-wal``, ``-shm``, ``.mark`` or ``.lock`` beside ``path`` that is not a
+    regular file (a symbolic link, a FIFO...): SQLite would follow or block on the first
+    two, and the mark and lock are opened without following links, so a link there would
+    fail only after the journal's permissions were tightened."""
+    for suffix, what in _BESIDE:
         side = path.with_name(path.name + suffix)
         try:
             st = os.lstat(side)
@@ -177,9 +183,10 @@ def _check_sidecars(path: Path) -> None:
             continue
         if not stat.S_ISREG(st.st_mode):
             raise JournalPathError(
-                f"{side}: is {_kind(st.st_mode)}, not a regular file; the journal's {suffix} "
+                f"{side}: is {_kind(st.st_mode)}, not a regular file; the journal's {what} "
                 "must be a regular file beside it (the files were not changed)")
-        _check_size(side, st.st_size, MAX_SIDECAR_BYTES)
+        if suffix in ("-wal", "-shm"):
+            _check_size(side, st.st_size, MAX_SIDECAR_BYTES)
 
 
 def _check_size(path: Path, size: int, limit: int) -> None:
@@ -197,13 +204,13 @@ def check_journal_path(path: Path) -> bool:
 
     Nothing is created, opened for writing or chmodded here: this runs before anything
     else touches the path.  Symbolic links are not followed: a journal that is one, or
-    whose ``-wal``/``-shm`` is one, is refused (SQLite would read the ``-wal`` beside
-    the link and write through it).
+    whose ``-wal``/``-shm``/``.mark``/``.lock`` is one, is refused (SQLite would read the
+    ``-wal`` beside the link and write through it).
 
     Raises:
         JournalPathError: ``path`` exists but is not a regular file (a symbolic link,
-            ``/dev/null``, a folder, a FIFO), its ``-wal`` or ``-shm`` is not a regular
-            file, or its parent exists but is not a directory.
+            ``/dev/null``, a folder, a FIFO), its ``-wal``, ``-shm``, ``.mark`` or
+            ``.lock`` is not a regular file, or its parent exists but is not a directory.
         JournalSizeError: ``path`` is over :data:`MAX_JOURNAL_BYTES`, or its ``-wal`` or
             ``-shm`` over :data:`MAX_SIDECAR_BYTES`.
     """

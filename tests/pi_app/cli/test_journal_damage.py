@@ -142,11 +142,43 @@ def test_a_mark_that_is_not_a_small_regular_file_is_refused(played: Path, tmp_pa
         elsewhere = tmp_path / "elsewhere.mark"
         elsewhere.write_bytes(slots)
         mark.symlink_to(elsewhere)
+    told = ("the journal's high-water mark is not a small regular file" if kind == "too big"
+            else f"is a {kind}, not a regular file; the journal's high-water mark must be")
     before = _entries(played.parent), _entries(tmp_path)
     for argv in (["state", "--journal", str(played)],
                  SIM + ["--hands", "9", "--journal", str(played), "--resume"]):
         rc, out, err = run_main(argv, capsys)
         assert rc == 2 and out == "", (argv, out)
-        assert_one_error_line(err, str(mark), "the journal's high-water mark is not a small "
-                              "regular file")
+        assert_one_error_line(err, str(mark), told)
         assert (_entries(played.parent), _entries(tmp_path)) == before, argv
+
+
+@pytest.mark.parametrize("beside", ["journal.db.mark", "journal.db.lock"])
+def test_a_symlinked_mark_or_lock_is_refused_before_anything_is_touched(
+        played: Path, tmp_path: Path, capsys, beside: str) -> None:
+    """``run --service`` and ``state``/``sim --resume``, even with ``--accept-journal-loss``
+    (which cannot help here): one line naming the link, exit 2, no advice to accept a loss;
+    the journal's mode and bytes are unchanged (its permissions were once tightened first)."""
+    from pi_app.service.config import default_config_text
+
+    os.chmod(played, 0o644)
+    link, elsewhere = played.with_name(beside), tmp_path / "away" / beside
+    elsewhere.parent.mkdir()
+    if link.exists():
+        os.rename(link, elsewhere)
+    else:
+        elsewhere.write_bytes(b"")
+    link.symlink_to(elsewhere)
+    cfg = tmp_path / "away" / "table.toml"
+    cfg.write_text(default_config_text().replace('directory = ""', f'directory = "{tmp_path}"'))
+    before = _entries(played.parent), _entries(elsewhere.parent)
+    for argv in (["run", "--service", "--config", str(cfg), "--accept-journal-loss"],
+                 ["state", "--journal", str(played), "--accept-journal-loss"],
+                 SIM + ["--hands", "9", "--journal", str(played), "--resume",
+                        "--accept-journal-loss"]):
+        rc, out, err = run_main(argv, capsys)
+        assert rc == 2 and out == "", (argv, out)
+        line = assert_one_error_line(err, f"{link}: is a symbolic link, not a regular file")
+        assert "accept-journal-loss" not in line, argv
+        assert (_entries(played.parent), _entries(elsewhere.parent)) == before, argv
+    assert stat.S_IMODE(played.stat().st_mode) == 0o644

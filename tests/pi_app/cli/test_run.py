@@ -128,10 +128,15 @@ def _entries(*folders):
     return out
 
 
-@pytest.mark.parametrize("linked", ["sim-journal.db", "sim-journal.db-wal"])
-def test_a_symlinked_simulator_journal_is_refused_not_moved_aside(tmp_path, capsys, linked):
-    """As everywhere else: one line, exit 2; the link stays, nothing is moved aside, its
-    target is neither written nor moved (it once went to previous/ as "unreadable")."""
+@pytest.mark.parametrize(("linked", "kind"), [
+    ("sim-journal.db", "symbolic link"), ("sim-journal.db-wal", "symbolic link"),
+    ("sim-journal.db.mark", "symbolic link"), ("sim-journal.db.mark", "named pipe"),
+    ("sim-journal.db.lock", "symbolic link")])
+def test_a_symlinked_simulator_journal_is_refused_not_moved_aside(tmp_path, capsys, linked,
+                                                                  kind):
+    """As everywhere else: one line, exit 2; the link (or pipe) stays, nothing is moved
+    aside, a link's target is neither written nor moved (it once went to previous/ as
+    "unreadable", the high-water mark's too)."""
     cfg = _config(tmp_path)
     state, away = tmp_path / "state", tmp_path / "away"
     state.mkdir()
@@ -139,11 +144,14 @@ def test_a_symlinked_simulator_journal_is_refused_not_moved_aside(tmp_path, caps
     if linked != "sim-journal.db":
         (state / "sim-journal.db").write_bytes(b"")
     (away / "target").write_bytes(b"the night's record" * 10)
-    (state / linked).symlink_to(away / "target")
+    if kind == "named pipe":
+        os.mkfifo(state / linked, 0o600)
+    else:
+        (state / linked).symlink_to(away / "target")
     before = _entries(state, away)
     for extra in ([], ["--fresh"]):
         rc, out, err = run_main(["run", "--config", cfg, "--headless", *extra], capsys)
         assert rc == 2 and out == "", (extra, out)
-        assert_one_error_line(err, f"{state / linked}: is a symbolic link, not a regular file")
+        assert_one_error_line(err, f"{state / linked}: is a {kind}, not a regular file")
         assert _entries(state, away) == before, extra
     assert not (state / "previous").exists()
