@@ -36,7 +36,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from common import MB, cpu_seconds, cpu_ticks, rss  # noqa: E402
+from common import MB, cpu_seconds, cpu_ticks, first_sentence, rss  # noqa: E402
 
 from engine.events import DealerButton  # noqa: E402
 from pi_app.service.config import load_config  # noqa: E402
@@ -150,7 +150,7 @@ def _threads(run: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_sentence(__doc__))
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--warmup", type=float, default=10.0)
     ap.add_argument("--runs", type=int, default=3)

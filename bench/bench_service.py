@@ -61,7 +61,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from common import long_structure, pct, real_play  # noqa: E402
+from common import first_sentence, long_structure, pct, real_play  # noqa: E402
 
 from engine.events import CardDrawn, ClockTick, DealerButton  # noqa: E402
 from engine.table.core import TableCore, TableSettings  # noqa: E402
@@ -373,7 +373,7 @@ PARTS = ("append", "replay", "card", "latency", "idle")
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=first_sentence(__doc__))
     ap.add_argument("--appends", type=int, default=2000)
     ap.add_argument("--events", type=int, default=10_000, help="real events in the journal")
     ap.add_argument("--latency-events", type=int, default=2000)

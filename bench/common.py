@@ -6,6 +6,7 @@ Nothing here is timed; each bench names the peer it measures in the same run.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +14,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 MB = 1024 * 1024
+
+
+def first_sentence(doc: str) -> str:
+    """The first sentence of a bench's docstring on one line (its ``--help`` description:
+    the first line alone can stop mid-sentence)."""
+    return " ".join(re.split(r"\.\s", doc.strip(), maxsplit=1)[0].split()).rstrip(".") + "."
 
 
 def pct(values: list[float], q: float) -> float:

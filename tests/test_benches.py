@@ -72,3 +72,15 @@ def test_the_venue_bench_times_a_move_from_the_bust_to_its_announcement_and_its_
     final = (14.0, "pokertable/1/table/2/command",
              {"kind": "move", "body": {"player": "Dee", "to_table": 2}})
     assert len(move_latencies([*planned, final, public(15.0, 2, ["Bob"])])) == 1
+
+
+@pytest.mark.parametrize(("name", "ending"), [
+    ("bench_service.py", "renderer at 1920x1080 on SDL's ``dummy`` driver."),
+    ("bench_idle.py", "with the clock running (issue 14, item 2), on the issue's own recipe.")])
+def test_help_describes_the_bench_in_a_whole_sentence(name, ending):
+    """``--help`` once cut its description at the docstring's first line break ("(WAL,")."""
+    r = subprocess.run([sys.executable, str(BENCH / name), "--help"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    description = " ".join(r.stdout.split("\n\n")[1].split())
+    assert description.endswith(ending) and description.count(".") == 1, r.stdout
