@@ -115,6 +115,11 @@ class HandState:
         """Every operation so far, in order (the hand history; includes private cards)."""
         return tuple(self._records())
 
+    def raw_operations(self) -> tuple[RawOperation, ...]:
+        """Every operation so far as kept (:data:`engine.betting.operations.RawOperation`:
+        the record's class, then its fields in order), no record made."""
+        return tuple(self._ops)
+
     def public_operations(self) -> tuple[Operation, ...]:
         """The hand history without private records (hole cards dealt, burns): what a
         public hand history or an INFO log may show.  Tabled hands appear as ShowHand."""

@@ -107,8 +107,8 @@ def hand_parts(hand: Any, *, extra: Mapping[str, Any] | None = None) -> HandPart
     player = {s: i + 1 for i, s in enumerate(order)}
     antes, blinds = _forced_bets(hand, player)
     writer = _ActionWriter(len(order))
-    for op in hand.operations:
-        writer.add(op, player)
+    for raw in hand.raw_operations():
+        writer.add(raw, player)
     actions = _runout_shows_first(writer.finish())
     names = dict(getattr(cfg, "names", {}) or {})
     fields: dict[str, Any] = dict(extra or {})
@@ -171,36 +171,39 @@ class _ActionWriter:
         self.dealt_board = 0
         self.won = [0] * n
 
-    def add(self, op: Any, player: dict[int, int]) -> None:
-        kind = op.OP
-        if kind == "deal_hole":
-            self.hole.setdefault(player[op.seat], []).append(op.card)
+    def add(self, raw: tuple[Any, ...], player: dict[int, int]) -> None:
+        """Take one operation as the hand keeps it (its record's class, then the record's
+        fields in order: :mod:`engine.betting.operations`), no record made."""
+        kind = raw[0].OP
+        if kind == "deal_hole":  # DealHole(seat, card)
+            self.hole.setdefault(player[raw[1]], []).append(raw[2])
             return
         if kind in _SILENT:
             return
         if self.hole:
             self._flush_hole()
-        if kind == "deal_board":
-            self.board.append(op.card)
+        if kind == "deal_board":  # DealBoard(card)
+            self.board.append(raw[1])
             self.dealt_board += 1
             if self.dealt_board in (3, 4, 5):  # one action per street (PHH, PokerKit)
                 self._flush_board()
             return
         if self.board:
             self._flush_board()
-        p = player[op.seat]
+        if kind == "award_pot":  # AwardPot(pot, seat, amount)
+            self.won[player[raw[2]] - 1] += raw[3]
+            return
+        p = player[raw[1]]  # every other kind: its seat first
         if kind == "check_or_call":
             self.actions.append(("check_or_call", p, (), None, None))
         elif kind in ("fold", "dead_hand"):  # a dead hand (TDA 37) is written as its fold
             self.actions.append(("fold", p, (), None, None))
-        elif kind == "bet_or_raise_to":
-            self.actions.append(("bet_or_raise_to", p, (), op.amount, None))
-        elif kind == "show":
-            self.actions.append(("show_or_muck", p, tuple(op.cards), None, True))
+        elif kind == "bet_or_raise_to":  # BetOrRaiseTo(seat, amount, ...)
+            self.actions.append(("bet_or_raise_to", p, (), raw[2], None))
+        elif kind == "show":  # ShowHand(seat, cards, ...)
+            self.actions.append(("show_or_muck", p, tuple(raw[2]), None, True))
         elif kind == "muck":
             self.actions.append(("show_or_muck", p, (), None, False))
-        elif kind == "award_pot":
-            self.won[p - 1] += op.amount
 
     def finish(self) -> list[Action]:
         self._flush_hole()
