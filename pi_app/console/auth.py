@@ -17,6 +17,7 @@ import hmac
 import os
 import secrets
 import sqlite3
+import stat
 import threading
 import time
 from collections import deque
@@ -183,21 +184,67 @@ class Pairing:
 
 def ctl_token(state_dir: str | Path) -> str:
     """``ctl``'s own director token: the one kept in ``<state>/console-ctl.token`` while
-    it is valid, else a new one minted into the store and kept there (mode 0600)."""
+    it is valid, else a new one minted into the store and kept there (mode 0600).
+
+    A token file that holds no valid token (expired, revoked, damaged: not text, too long)
+    is replaced by a new one; it is only ctl's copy of a token the store knows.
+
+    Raises:
+        CtlTokenError: the token file is not a regular file (a symbolic link, a folder, a
+            pipe): refused, naming it, nothing changed.
+    """
     state = Path(state_dir)
     path = state / CTL_TOKEN
+    token = _read_ctl_token(path)
     store = TokenStore(state)
     try:
-        if path.is_file() and not path.is_symlink():
-            token = path.read_text(encoding="utf-8").strip()[:MAX_TOKEN]
-            if store.check(token) is not None:
-                return token
+        if token is not None and store.check(token) is not None:
+            return token
         token, _ = store.mint("director", CTL_TTL)
     finally:
         store.close()
-    tmp = path.with_name(path.name + ".new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(token + "\n")
-    os.replace(tmp, path)
+    _write_ctl_token(path, token)
     return token
+
+
+class CtlTokenError(InvalidInputError):
+    """ctl's token file is not a regular file."""
+
+
+def _read_ctl_token(path: Path) -> str | None:
+    """The token in ``path`` (None: no file, or not a token: not UTF-8, too long)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CtlTokenError(f"{path}: ctl's token file cannot be read ({exc.strerror}); "
+                            "it must be a regular file: move it away") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise CtlTokenError(f"{path}: ctl's token file is not a regular file: move it away")
+        raw = os.read(fd, MAX_TOKEN + 2)
+    finally:
+        os.close(fd)
+    try:
+        token = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+    return token if token and len(token) <= MAX_TOKEN else None
+
+
+def _write_ctl_token(path: Path, token: str) -> None:
+    """Keep ``token`` in ``path`` (mode 0600, replaced whole); no ``.new`` is left."""
+    tmp = path.with_name(path.name + ".new")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(token + "\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
