@@ -21,10 +21,16 @@ from __future__ import annotations
 import ipaddress
 from urllib.parse import urlsplit
 
+from engine.errors import InvalidInputError
+
 LOCAL_SCHEMES = ("loop", "shoesim", "hwgrep")
 NETWORK_SCHEMES = ("socket", "rfc2217")
 WRAPPING_SCHEMES = ("spy", "alt")
 _NESTING = 4  # spy://alt://spy://... deeper than this is refused
+
+
+class ShoePortError(InvalidInputError):
+    """A shoe port that would reach another host (:func:`off_machine`)."""
 
 
 def off_machine(port: str, depth: int = 0) -> str | None:

@@ -27,3 +27,15 @@ def test_ports_on_this_machine_are_accepted(port: str) -> None:
 def test_ports_off_this_machine_are_refused_saying_why(port: str, told: str) -> None:
     reason = off_machine(port)
     assert reason is not None and told in reason
+
+
+def test_the_client_refuses_a_port_off_this_machine_before_opening_it() -> None:
+    from engine.errors import PokerTableError
+    from hardware.shoe.client import ShoeClient
+    from hardware.shoe.ports import ShoePortError
+
+    opened: list[str] = []
+    with pytest.raises(ShoePortError, match="8.8.8.8") as err:
+        ShoeClient("socket://8.8.8.8:1", [].append, opener=lambda port, **kw: opened.append(port))
+    assert isinstance(err.value, PokerTableError) and isinstance(err.value, ValueError)
+    assert opened == []
