@@ -35,7 +35,6 @@ import serial
 
 from engine.events import CardDrawn, DealerButton, DeviceStatus, Event, ShoeStatus
 from hardware.shoe.guard import LinkGuard, LinkViolation
-from hardware.shoe.ports import ShoePortError, off_machine
 from hardware.shoe.protocol import (
     MODES,
     PROTOCOL_VERSION,
@@ -88,10 +87,6 @@ class ShoeClient:
         opener: optional ``opener(port, **kwargs) -> serial.SerialBase`` (default
             :func:`serial.serial_for_url`).
 
-    Raises:
-        ShoePortError: ``port`` would reach another host
-            (:func:`hardware.shoe.ports.off_machine`); nothing is opened.
-
     Thread-safety: :meth:`set_mode`, :meth:`lock` and :meth:`ping` may be called from any
     thread; they only record what to send, the reader thread sends it.
     """
@@ -101,8 +96,6 @@ class ShoeClient:
                  silent_timeout: float = SILENT_TIMEOUT, replay_interval: float = 0.2,
                  read_timeout: float = 1.0, backoff: tuple[float, float] = (0.05, 2.0),
                  exclusive: bool = True, opener: Callable[..., Any] | None = None) -> None:
-        if (far := off_machine(port)) is not None:
-            raise ShoePortError(far)  # never opened: the table talks to no other host
         self.port = port
         self.events = events
         self.clock = clock

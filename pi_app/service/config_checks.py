@@ -18,7 +18,6 @@ from engine.errors import InvalidInputError
 from engine.text import unsafe_reason
 from hardware.buttons import DEFAULT_STUCK_TIME, ButtonSettings
 from hardware.debounce import DEFAULT_BOUNCE_TIME, DEFAULT_HOLD_TIME
-from hardware.shoe.ports import off_machine
 from pi_app.service.config_schema import (
     MAX_SEATS,
     MIN_SEATS,
@@ -349,14 +348,11 @@ def parent_bus_clash(displays: dict[int, DisplayEntry], parent: int, mux_address
 
 def shoe_port(sec: ShoeSection, backends: dict[str, str]) -> str:
     """The shoe's port: ``"sim"`` for the simulated shoe, else a device path or a
-    pyserial URL that stays on this machine (:func:`hardware.shoe.ports.off_machine`:
-    never an address off it), agreeing with the backend."""
+    pyserial URL, agreeing with the backend."""
     port = sec.port.strip()
     if port != "sim" and not port.startswith("/dev/") and "://" not in port:
         raise SectionError("shoe.port", "must be \"sim\", a /dev/serial/by-id/... path or a "
                                         f"pyserial URL, got {port!r}")
-    if port != "sim" and (far := off_machine(port)) is not None:
-        raise SectionError("shoe.port", far)
     if backends["shoe"] == "real" and port == "sim":
         raise SectionError("shoe.port", "backends.shoe is 'real' but the port is \"sim\"; "
                                         "give the shoe's /dev/serial/by-id/... path")
