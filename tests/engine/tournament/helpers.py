@@ -41,3 +41,18 @@ def four_players(text: str):
     t.start(0.0)
     return t
 
+
+
+LEAGUE_NAMES = ("Ann", "Bob", "Carmen", "Dmitri", "Eve", "Farouk")
+
+
+def league_night(preset: str, players: int, seed: int):
+    """A tournament of the ``preset`` structure with the first ``players`` of
+    :data:`LEAGUE_NAMES` registered in seats 1.., not started."""
+    from engine.tournament.structure_file import load_structure
+    from engine.tournament.tournament import Tournament
+
+    t = Tournament(load_structure(preset), seed=seed)
+    for seat, name in enumerate(LEAGUE_NAMES[:players], 1):
+        t.register(name, seat)
+    return t

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.tournament.clock import Clock
 from engine.tournament.report import DEFAULT_SECONDS_PER_HAND, END_BIG_BLINDS
-from engine.tournament.structure import Level
+from engine.tournament.structure import Level, Structure
 from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
 
@@ -52,12 +52,17 @@ def _walked(clock: Clock, now: float) -> float | None:
     return None
 
 
+def _structure(entries) -> Structure:
+    """The gunpowder structure with ``entries`` as its levels (a first break made a level)."""
+    first = entries[0] if entries[0][0] != "break" else ("level", 20.0)
+    return dataclasses.replace(load_structure("gunpowder"),
+                               levels=_levels([first, *entries[1:]]))
+
+
 @settings(max_examples=100, deadline=None)
 @given(entries=st.lists(ENTRY, min_size=1, max_size=12), data=st.data())
 def test_the_table_gives_the_walked_seconds_to_the_break(entries, data):
-    base = load_structure("gunpowder")
-    first = entries[0] if entries[0][0] != "break" else ("level", 20.0)
-    structure = dataclasses.replace(base, levels=_levels([first, *entries[1:]]))
+    structure = _structure(entries)
     clock = Clock(structure)
     clock.start(0.0)
     index = data.draw(st.integers(0, len(structure.levels) - 1))
@@ -98,9 +103,7 @@ def _estimate_walked(t: Tournament, now: float) -> float | None:
 @settings(max_examples=100, deadline=None)
 @given(entries=st.lists(ENTRY, min_size=1, max_size=30), data=st.data())
 def test_the_end_estimate_reads_the_entries_ahead_as_a_walk_would(entries, data):
-    base = load_structure("gunpowder")
-    first = entries[0] if entries[0][0] != "break" else ("level", 20.0)
-    structure = dataclasses.replace(base, levels=_levels([first, *entries[1:]]))
+    structure = _structure(entries)
     t = Tournament(structure, seed=16)
     for seat in range(1, data.draw(st.integers(2, 6)) + 1):
         t.register(f"P{seat}", seat)

@@ -6,15 +6,12 @@ from __future__ import annotations
 
 from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
-
-NAMES = ("Ann", "Bob", "Carmen", "Dmitri", "Eve", "Farouk")
+from tests.engine.tournament.helpers import LEAGUE_NAMES as NAMES
+from tests.engine.tournament.helpers import league_night
 
 
 def _t(preset: str, players: int) -> Tournament:
-    t = Tournament(load_structure(preset), seed=15)
-    for seat, name in enumerate(NAMES[:players], 1):
-        t.register(name, seat)
-    return t
+    return league_night(preset, players, seed=15)
 
 
 def test_payouts_points_stacks_and_the_wheel_name_of_a_league_night():

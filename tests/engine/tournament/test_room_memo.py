@@ -7,17 +7,12 @@ import dataclasses
 
 from engine.tournament.entrant import Entrant
 from engine.tournament.room import build_room_view, room_key
-from engine.tournament.structure_file import load_structure
 from engine.tournament.tournament import Tournament
-
-NAMES = ("Ann", "Bob", "Carmen", "Dmitri", "Eve", "Farouk")
+from tests.engine.tournament.helpers import league_night
 
 
 def _t(preset: str, players: int) -> Tournament:
-    t = Tournament(load_structure(preset), seed=16)
-    for seat, name in enumerate(NAMES[:players], 1):
-        t.register(name, seat)
-    return t
+    return league_night(preset, players, seed=16)
 
 
 def _fresh(t: Tournament) -> None:
