@@ -80,6 +80,10 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, (_dt.datetime, _dt.date, _dt.time)):
         return v.isoformat()
     if isinstance(v, (list, tuple)):
+        if v and all(type(x) is str for x in v) and _LITERAL.fullmatch("".join(v)):
+            # strings with no quote or control character (one match for them all, as a
+            # history's actions are): each a literal string, as _toml_string writes it
+            return "['" + "', '".join(v) + "']"
         return "[" + ", ".join([_toml_value(x) for x in v]) + "]"
     if isinstance(v, Mapping):
         return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + "}"
@@ -90,7 +94,7 @@ class _Raw(str):
     """A pre-formatted TOML value."""
 
 
-def _fields(h: PhhHand, actions: list[str] | _Raw | None = None) -> dict[str, Any]:
+def _fields(h: PhhHand, actions: list[str] | None = None) -> dict[str, Any]:
     cpu = h.chips_per_unit
 
     def amounts(vals: Iterable[int | None]) -> _Raw:
@@ -118,7 +122,7 @@ def _fields(h: PhhHand, actions: list[str] | _Raw | None = None) -> dict[str, An
     return {k: f[k] for k in order}
 
 
-def _body(h: PhhHand, actions: list[str] | _Raw | None = None) -> list[str]:
+def _body(h: PhhHand, actions: list[str] | None = None) -> list[str]:
     return [f"{_toml_key(k)} = {v if isinstance(v, _Raw) else _toml_value(v)}"
             for k, v in _fields(h, actions).items()]
 
@@ -136,13 +140,7 @@ def dumps_hand(hand: PhhHand, *, public: bool = True) -> str:
 def dumps_private(hand: PhhHand, actions: list[str]) -> str:
     """``dumps_hand(hand, public=False)`` of ``hand`` with its actions given as their
     texts (each :meth:`PhhAction.format` of the file's units) instead of ``hand.actions``:
-    a history written as a hand ends formats each action once, with no action object.
-    When no action text holds a quote or a control character (their concatenation has
-    none: one match for the whole list), the list is written as TOML literal strings at
-    once, the same text as each checked alone."""
-    if _LITERAL.fullmatch("".join(actions)):
-        raw = _Raw("['" + "', '".join(actions) + "']" if actions else "[]")
-        return "\n".join(_body(hand, raw)) + "\n"
+    a history written as a hand ends formats each action once, with no action object."""
     return "\n".join(_body(hand, actions)) + "\n"
 
 
