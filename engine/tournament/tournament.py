@@ -38,6 +38,13 @@ the qualifiers seated from seat 1 in order of qualification, each with a fresh s
 stack (our choice; the seed does not say).  Ties at a cut are broken by seat order and
 reported in a notice (our choice; the floor can correct with ``correct_stacks``).
 
+The model's state and its API live here; its rules are in modules of one concern each, to
+which the methods delegate: :mod:`engine.tournament.registration` (entries),
+:mod:`engine.tournament.starting` (the start, bounty, wheel draw),
+:mod:`engine.tournament.hands` (a hand's setup, start and end),
+:mod:`engine.tournament.eliminations`, :mod:`engine.tournament.house_rounds`,
+:mod:`engine.tournament.report` and :mod:`engine.tournament.snapshot` (the journal's dict).
+
 Sources: seed 000 (late entries, round-up color-up, Party Pop), seed 002 (qualifiers),
 seed 003 (bounty chip, heads-up hand limit, no entries after the first raise); Poker TDA
 (players eliminated in the same hand: the one who started the hand with more chips finishes
@@ -49,53 +56,33 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
 from decimal import Decimal
 from operator import attrgetter
 from typing import Any
 
 from engine.errors import IllegalActionError, InvalidInputError
-from engine.tournament import eliminations, house_rounds, report, room
-from engine.tournament.clock import Clock, ClockAlert, ClockError, SnapshotError
+from engine.tournament import (
+    eliminations,
+    hands,
+    house_rounds,
+    registration,
+    report,
+    room,
+    snapshot,
+    starting,
+)
+from engine.tournament.clock import Clock, ClockAlert, ClockError
 from engine.tournament.color_up import ColorUpResult, color_up
 from engine.tournament.entrant import Entrant
+from engine.tournament.hands import ChipCountError, NextHand
+from engine.tournament.registration import MAX_SEATS, RegistrationError
 from engine.tournament.structure import Structure
 from engine.views import ClockView, RoomView, WheelView
 
-MAX_SEATS = 10
 _SEAT = attrgetter("seat")  # the sort key of Tournament.active (a seated entrant's seat)
-__all__ = ["Entrant", "NextHand", "RegistrationError", "ChipCountError", "Stats", "Tournament"]
+__all__ = ["Entrant", "NextHand", "RegistrationError", "ChipCountError", "Stats", "Tournament",
+           "MAX_SEATS"]
 Stats = report.Stats  # re-exported: the result of Tournament.stats()
-
-
-class RegistrationError(IllegalActionError):
-    """An entry that is not allowed now (registration closed, seat taken, bad name)."""
-
-
-class ChipCountError(InvalidInputError):
-    """Stacks after a hand that do not add up (chips appeared or vanished)."""
-
-
-@dataclass(frozen=True)
-class NextHand:
-    """What the next hand is dealt at (HandConfig inputs)."""
-
-    small_blind: int
-    big_blind: int
-    ante: int
-    big_blind_ante: int
-    min_bet: int | None
-    bonus: int
-    raise_rule: str
-    level_number: int
-    hand_number: int
-    heads_up_hand: int | None = None
-    sudden_death: bool = False
-
-
-
-
-_ENTRANT_FIELDS = tuple(f.name for f in dataclasses.fields(Entrant))
 
 
 class Tournament:
@@ -161,124 +148,34 @@ class Tournament:
         return [e for e in self.entrants if e.round == self.round]
 
     # ------------------------------------------------------------------ registration
+    # (the rules are in engine.tournament.registration)
     def registration_open(self) -> bool:
         """True while a new entry may join (before the start, or during late registration;
         never once the tournament is over)."""
-        if self.finished:
-            return False
-        if self.structure.qualifiers is not None:
-            return not self.clock.started or self.round_over
-        if not self.clock.started:
-            return True
-        if self.finished:  # one player is left: nobody may join any more
-            return False
-        last = self.structure.late_registration.last_level
-        lv = self.clock.level
-        if lv.is_break:
-            return lv.number < last
-        return lv.number <= last and not (self.clock.finished)
+        return registration.registration_open(self)
 
     def verify_register(self, name: str, seat: int) -> None:
         """Raises RegistrationError as :meth:`register` of ``name`` at ``seat`` would
         (registration closed, seat taken or out of range, no name); changes nothing."""
-        if not name or not str(name).strip():
-            raise RegistrationError("a player needs a name")
-        if not isinstance(seat, int) or not 1 <= seat <= MAX_SEATS:
-            raise RegistrationError(f"seat must be 1..{MAX_SEATS}, got {seat!r}")
-        if not self.registration_open():
-            raise RegistrationError(self._closed_reason())
-        rnd = 0 if self.structure.qualifiers is None else self.round + 1
-        if seat in {e.seat for e in self.entrants if e.active and e.round == rnd}:
-            raise RegistrationError(f"seat {seat} is taken")
-        if self.structure.qualifiers is not None and rnd > self.structure.qualifiers.rounds:
-            raise RegistrationError("the final is played by the qualifiers only")
+        registration.verify_register(self, name, seat)
 
     def register(self, name: str, seat: int, now: float | None = None) -> Entrant:
         """Add an entry at ``seat`` (1..10).  After the start it is a late entry: the stack
         is reduced by the deduction of the level being played (seed 000).  Raises
         RegistrationError as :meth:`verify_register`, which it calls first."""
-        self.verify_register(name, seat)
-        late = self.clock.started and self.structure.qualifiers is None
-        level_number = self.clock.level.number if late else 0
-        deduction = self.structure.late_deduction(level_number) if late else 0
-        e = Entrant(len(self.entrants) + 1, str(name).strip(), seat,
-                    self.structure.starting_stack - deduction, level_number, deduction,
-                    self.structure.buy_in,
-                    0 if self.structure.qualifiers is None else self.round + 1)
-        self.entrants.append(e)
-        return e
+        return registration.register(self, name, seat)
 
     def _closed_reason(self) -> str:
-        if self.structure.qualifiers is not None:
-            return "a round is being played; register for the next round when it is over"
-        lr = self.structure.late_registration
-        if lr.close_at_first_raise:
-            return "registration closed: no new players after the first blind raise"
-        return f"registration closed at the end of level {lr.last_level}"
+        return registration.closed_reason(self)
 
     # ------------------------------------------------------------------ start and clock
     def verify_start(self) -> None:
         """Raises as :meth:`start` would now (started, round on, over, too few); no change."""
-        q = self.structure.qualifiers
-        if q is None and self.clock.started:
-            raise ClockError("the tournament has started")
-        if q is None and len(self.active()) < 2:
-            raise RegistrationError("at least two players are needed to start")
-        if q is None:
-            return
-        if self.clock.started and not self.round_over:
-            raise ClockError(f"round {self.round} is still being played")
-        if self.finished:
-            raise ClockError("the tournament is over")
-        nxt = self.round + 1
-        final = nxt > q.rounds  # the final seats the qualifiers
-        if len([e for e in self.entrants if (e.qualified and e.round <= q.rounds if final
-                                               else e.round == nxt)]) < 2:
-            raise RegistrationError("fewer than two qualifiers for the final" if final else
-                                    f"at least two players are needed for qualifier {nxt}")
+        starting.verify_start(self)
 
     def start(self, now: float) -> list[ClockAlert]:
         """Start the tournament (or the next qualifier) at ``now``; raises as :meth:`verify_start`."""
-        self.verify_start()
-        q = self.structure.qualifiers
-        if q is None:
-            out = self.clock.start(now)
-            self._assign_bounty()
-            self._draw_wheel()
-            if self.structure.heads_up_hand_limit and len(self.active()) == 2:
-                self.heads_up_hands = 0
-            return out
-        next_round = self.round + 1
-        if next_round > q.rounds:  # the final: seat the qualifiers
-            qual = [e for e in self.entrants if e.qualified and e.round <= q.rounds]
-            for i, e in enumerate(qual, 1):
-                self.entrants.append(dataclasses.replace(
-                    e, entry_id=len(self.entrants) + 1, seat=i,
-                    chips=self.structure.starting_stack, round=next_round, qualified=False,
-                    out_order=None, out_at=None, spend=0))
-        self.round = next_round
-        self.round_over = False
-        self.heads_up_hands = None
-        self.sudden_death = False
-        self.clock = Clock(self._round_structure())
-        if self.structure.heads_up_hand_limit and len(self.active()) == 2:
-            self.heads_up_hands = 0
-        return self.clock.start(now)
-
-    def _assign_bounty(self) -> None:
-        if self.structure.bounty is None:
-            return
-        holder = self._rng("bounty").choice(self.active())
-        holder.bounty = True
-        holder.chips += self.structure.bounty.chips
-
-    def _draw_wheel(self) -> None:
-        w = self.structure.bonus_wheel
-        if w is None:
-            return
-        rng = self._rng("wheel")
-        self.bonus_hand = rng.randint(w.first_hand, w.last_hand)
-        self.bonus_amount = rng.choice(w.segments)
+        return starting.start(self, now)
 
     def tick(self, now: float) -> list[ClockAlert]:
         """Bring the clock to ``now`` (call on every redraw)."""
@@ -311,87 +208,28 @@ class Tournament:
     # ------------------------------------------------------------------ hands
     def next_hand(self, now: float) -> NextHand:
         """The next hand's blinds, antes, minimum bet, bonus and raise rule (no change)."""
-        lv = self.clock.at(now).playing_level()
-        hu = None
-        if self.heads_up_hands is not None:
-            hu = self.heads_up_hands + 1
-        return NextHand(lv.small_blind, lv.big_blind, lv.ante, lv.big_blind_ante, lv.min_bet,
-                        self.pending_bonus, self.structure.raise_rule, lv.number,
-                        self.clock.hand_count + 1, hu, self.sudden_death)
+        return hands.next_hand(self, now)
 
     def blinds_for_next_hand(self, now: float) -> tuple[int, int, int, int]:
         """``(small_blind, big_blind, ante, big_blind_ante)`` of the next hand."""
-        h = self.next_hand(now)
+        h = hands.next_hand(self, now)
         return h.small_blind, h.big_blind, h.ante, h.big_blind_ante
 
     def verify_hand_started(self, now: float) -> None:
         """Raises ClockError as :meth:`hand_started` at ``now`` would (not started, over,
         fewer than two players, a hand in progress, a break at ``now``); changes nothing."""
-        if not self.clock.started:
-            raise ClockError("start the tournament first")
-        if self.finished or self.round_over:
-            raise ClockError("the tournament is over" if self.finished else "the round is over")
-        if len(self.active()) < 2:
-            raise ClockError("fewer than two players are left")
-        self.clock.verify_hand_started(now)
+        hands.verify_hand_started(self, now)
 
     def hand_started(self, now: float) -> list[ClockAlert]:
         """The next hand is dealt now, at :meth:`next_hand`'s values (its bonus is used);
         raises as :meth:`verify_hand_started`."""
-        self.verify_hand_started(now)
-        setup = self.next_hand(now)
-        out = self.clock.hand_started(now)
-        self.current = setup
-        self.pending_bonus = 0
-        self.hand_started_at = now
-        self.hand_start_chips = self.stacks()
-        return out
+        return hands.hand_started(self, now)
 
     def hand_finished(self, now: float, stacks: Mapping[int, int]) -> list[ClockAlert]:
-        """The hand ended at ``now`` with ``stacks`` (seat -> chips, the seats dealt in).
-
-        Seats at 0 are eliminated (simultaneous busts ordered by the chips they started the
-        hand with, TDA); the knockout is credited to the seat that gained most.  Raises
-        ChipCountError when the chips do not add up to those put in plus the bonus.
-        """
-        if self.current is None:
-            raise ClockError("no hand is in progress")
-        before = self.hand_start_chips
-        unknown = [s for s in stacks if s not in before]
-        if unknown:
-            raise ChipCountError(f"seat(s) {unknown} were not dealt in")
-        if any((not isinstance(v, int)) or v < 0 for v in stacks.values()):
-            raise ChipCountError(f"stacks must be whole numbers >= 0: {dict(stacks)}")
-        expected = sum(before[s] for s in stacks) + self.current.bonus
-        if sum(stacks.values()) != expected:
-            raise ChipCountError(f"the stacks add up to {sum(stacks.values())}, expected "
-                                 f"{expected} (chips at the start of the hand plus bonus)")
-        out = self.clock.hand_finished(now)
-        done = self.current
-        self.current = None
-        self.hands_played += 1
-        if self.hand_started_at is not None:
-            self.hand_seconds_total += max(0.0, now - self.hand_started_at)
-        seated = {e.seat: e for e in reversed(self.active())}  # as _by_seat, sorted once
-        for seat, chips in stacks.items():
-            self._by_seat(seat, seated).chips = chips
-        busted = sorted((s for s, c in stacks.items() if c == 0), key=lambda s: (before[s], s))
-        if busted:
-            gains = {s: stacks[s] - before[s] for s in stacks}
-            winner = max(gains, key=lambda s: (gains[s], -s))
-            for chips in sorted({before[s] for s in busted}):
-                tied = [self._by_seat(s, seated) for s in busted if before[s] == chips]
-                out += self._eliminate_tied(now, tied, self._by_seat(winner))
-        if (self.bonus_hand is not None and self.wheel_spun_at is None
-                and self.clock.hand_count >= self.bonus_hand and not self.finished):
-            self.wheel_spun_at = now
-            self.pending_bonus = self.bonus_amount
-            name = self.structure.bonus_wheel.name if self.structure.bonus_wheel else "Bonus"
-            out.append(self._alert("bonus_wheel", now,
-                                   f"{name}: {self.bonus_amount} in the next hand's pot"))
-        out += self._heads_up(now, done.heads_up_hand is not None)
-        out += self._check_round_end(now)
-        return out
+        """The hand ended at ``now`` with ``stacks`` (seat -> chips, the seats dealt in);
+        see :func:`engine.tournament.hands.hand_finished` (busts eliminated, TDA order).
+        Raises ChipCountError when the chips do not add up to those put in plus the bonus."""
+        return hands.hand_finished(self, now, stacks)
 
     # ------------------------------------------------------------------ eliminations
     def _alert(self, kind: str, t: float, message: str) -> ClockAlert:
@@ -558,42 +396,14 @@ class Tournament:
         return report.wheel_view(self)
 
     # ------------------------------------------------------------------ snapshot
-    _FIELDS = ("seed", "name", "round", "round_over", "hands_played", "hand_seconds_total",
-               "hand_started_at", "bonus_hand", "bonus_amount", "pending_bonus",
-               "wheel_spun_at", "heads_up_hands", "sudden_death", "colored_up", "finished",
-               "notices")
-
+    # (written and read in engine.tournament.snapshot)
     def to_dict(self, now: float) -> dict[str, Any]:
         """JSON-able snapshot at ``now`` (for the journal)."""
-        d: dict[str, Any] = {k: getattr(self, k) for k in self._FIELDS}
-        d["colored_up"] = list(self.colored_up)  # copies: a snapshot must not change later
-        d["notices"] = list(self.notices)
-        # every field of an entry is a scalar: a plain dict, not dataclasses.asdict's deep copy
-        d["entrants"] = [{k: getattr(e, k) for k in _ENTRANT_FIELDS} for e in self.entrants]
-        d["hand_start_chips"] = {str(k): v for k, v in self.hand_start_chips.items()}
-        d["current"] = None if self.current is None else dataclasses.asdict(self.current)
-        d["clock"] = self.clock.to_dict(now)
-        d["structure"] = self.structure.name
-        return d
+        return snapshot.to_dict(self, now)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], structure: Structure, *, now: float,
                   policy: str = "paused", offline_seconds: float | None = None) -> Tournament:
         """Restore a snapshot (see :meth:`engine.tournament.clock.Clock.from_dict` for the policy)."""
-        try:
-            if d["structure"] != structure.name:
-                raise SnapshotError(f"snapshot of {d['structure']!r} does not fit "
-                                    f"{structure.name!r}")
-            t = cls(structure, seed=d["seed"], name=d["name"])
-            for k in cls._FIELDS:
-                setattr(t, k, d[k])
-            t.colored_up = list(d["colored_up"])
-            t.notices = list(d["notices"])
-            t.entrants = [Entrant(**e) for e in d["entrants"]]
-            t.hand_start_chips = {int(k): v for k, v in d["hand_start_chips"].items()}
-            t.current = None if d["current"] is None else NextHand(**d["current"])
-            t.clock = Clock.from_dict(d["clock"], t._round_structure(), now=now, policy=policy,
-                                      offline_seconds=offline_seconds)
-        except (KeyError, TypeError) as exc:
-            raise SnapshotError(f"malformed tournament snapshot: {exc}") from None
-        return t
+        return snapshot.from_dict(cls, d, structure, now=now, policy=policy,
+                                  offline_seconds=offline_seconds)
