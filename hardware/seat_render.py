@@ -14,6 +14,10 @@ Layout (pixel rows)::
     42-52  YOUR ACTION (inverted)  /  RAISE TO 800 (inverted)  /  status / WON 1,200
     53-63  "FOLD CALL 200 RAISE 400+"  /  "CALL=OK  FOLD=CANCEL"  /  note
 
+:func:`texts` gives every text drawn, where, and the box its ink must stay in.  A figure is
+drawn exact (``12,810,000``) while it fits its box, else rounded to the most exact form that
+fits (``12.81M``, ``12.8M``, ``13M``: :func:`figures`); it is never cut.
+
 The markers' boxes stop at row 8, so a dark row (9) always parts them from the cards
 below (a red card is drawn filled: touching, the button's box and the card ran together).
 :func:`layout` gives every box drawn, for the tests.
@@ -23,6 +27,7 @@ The view is private to the seat, so its own hole cards are drawn; nothing else i
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -59,14 +64,42 @@ def chips(amount: int) -> str:
     return f"{amount:,}"
 
 
-def abbreviate(amount: int) -> str:
-    """Short chip count for tight rows: ``2_000_000`` -> ``"2M"``, ``12_500`` -> ``"12.5K"``,
-    below 10,000 unchanged (``"9,999"``)."""
-    for size, suffix in ((1_000_000, "M"), (1_000, "K")):
-        if amount >= size and amount >= 10_000:
-            value = f"{amount / size:.1f}".rstrip("0").rstrip(".")
-            return value + suffix
-    return chips(amount)
+_UNITS = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
+
+
+def abbreviate(amount: int, decimals: int = 1) -> str:
+    """Short chip count for tight rows, rounded to ``decimals`` places of its unit (K, M, B
+    or T): ``2_000_000`` -> ``"2M"``, ``12_500`` -> ``"12.5K"``, ``12_810_000`` with 2 ->
+    ``"12.81M"``; below 10,000 unchanged (``"9,999"``).  Integer arithmetic, half up; a
+    value that rounds to 1,000 of a unit is given in the next (``999_999`` -> ``"1M"``)."""
+    if abs(amount) < 10_000:
+        return chips(amount)
+    sign, amount = ("-" if amount < 0 else ""), abs(amount)
+    for i, (size, suffix) in enumerate(_UNITS):
+        if amount < size:
+            continue
+        scale = 10**decimals
+        tenths = (amount * scale * 2 // size + 1) // 2  # amount / size in 1/scale, half up
+        if tenths >= 1000 * scale and i > 0:  # 999.96K -> 1M
+            size, suffix = _UNITS[i - 1]
+            tenths = (amount * scale * 2 // size + 1) // 2
+        whole, frac = divmod(tenths, scale)
+        text = f"{whole:,}" + (f".{frac:0{decimals}d}".rstrip("0").rstrip(".") if decimals
+                               else "")
+        return sign + text + suffix
+    return sign + chips(amount)
+
+
+@lru_cache(maxsize=1024)
+def figures(amount: int) -> tuple[str, ...]:
+    """The forms of a chip figure a row may show, most exact first: ``"12,810,000"``,
+    ``"12.81M"``, ``"12.8M"``, ``"13M"`` (repeats left out)."""
+    out = [chips(amount)]
+    for decimals in (2, 1, 0):
+        form = abbreviate(amount, decimals)
+        if form not in out:
+            out.append(form)
+    return tuple(out)
 
 
 def text_width(text: str) -> int:
@@ -136,46 +169,191 @@ def layout(view: SeatDisplayView) -> SeatLayout:
     return SeatLayout(markers, cards, right)
 
 
-def _marker(draw: ImageDraw.ImageDraw, box: Box, label: str) -> None:
-    """An inverted box with ``label`` in it."""
-    draw.rectangle(box, fill=1)
-    draw.text((box[0] + 2, -1), label, fill=0, font=font())
+#: The rows of the picture's bands (top, bottom), edges included; see the module docstring.
+HEAD, STACK, BET, MIDDLE, BOTTOM = (0, 9), (10, 31), (32, 41), (42, 52), (53, 63)
+RESULT = (MIDDLE[0], BOTTOM[1])  # the result after a hand takes both bottom bands
+LABEL = (26, 37)  # the one line of an open or a busted seat
+
+
+@dataclass(frozen=True)
+class Text:
+    """One text the display draws: ``text`` with its font cell's top left at ``xy``
+    (pixels), in the small font or pixel-doubled (``big``), dark on a lit ``box`` when
+    ``inverted``; its ink stays inside ``box`` (edges included).  ``kind`` names the row:
+    marker, head, label, stack, bet, title, actions, result, status or note."""
+
+    kind: str
+    text: str
+    xy: tuple[int, int]
+    box: Box
+    big: bool = False
+    inverted: bool = False
 
 
 def _fit(*candidates: str, width: int = WIDTH) -> str:
     """The first candidate that fits ``width`` pixels (the last one, cut, otherwise)."""
+    return _first_fit(candidates, width)
+
+
+def _first_fit(candidates: Iterable[str], width: int = WIDTH) -> str:
+    """As :func:`_fit`, the candidates made one by one (the shorter ones only if needed)."""
+    last = ""
     for text in candidates:
         if text_width(text) <= width:
             return text
-    last = candidates[-1]
+        last = text
     return last[: width // CHAR_W]
 
 
-def action_line(view: SeatDisplayView) -> str:
-    """The legal actions in key order (FOLD, CHECK/CALL, BET/RAISE), as short as needed."""
+def _call_and_raise(view: SeatDisplayView, form: int, short: bool) -> tuple[str, str]:
+    """The CHECK/CALL and BET/RAISE words of :func:`action_line`, figures in their ``form``
+    (an index into :func:`figures`), ``short``: one letter for the verb."""
     legal = view.legal
-    if legal is None:
-        return ""
-    fold = "FOLD" if legal.can_fold else ""
+    assert legal is not None
     if legal.can_check:
-        call_l = call_s = "CHECK"
+        call = "CHECK"
     elif legal.can_call:
-        call_l, call_s = f"CALL {chips(legal.call_amount)}", f"C{chips(legal.call_amount)}"
+        call = ("C" if short else "CALL ") + _form(legal.call_amount, form)
     else:
-        call_l = call_s = ""
-    if legal.min_raise_to is not None:
-        verb = "RAISE" if (legal.call_amount > 0 or view.bet > 0) else "BET"
-        if legal.min_raise_to == legal.max_raise_to:
-            raise_l, raise_s = f"{verb} ALL-IN", f"{verb[0]}ALLIN"
-        else:
-            raise_l = f"{verb} {chips(legal.min_raise_to)}+"
-            raise_s = f"{verb[0]}{chips(legal.min_raise_to)}+"
+        call = ""
+    if legal.min_raise_to is None:
+        return call, ""
+    verb = "RAISE" if (legal.call_amount > 0 or view.bet > 0) else "BET"
+    if legal.min_raise_to == legal.max_raise_to:
+        return call, f"{verb[0]}ALLIN" if short else f"{verb} ALL-IN"
+    return call, (verb[0] if short else f"{verb} ") + _form(legal.min_raise_to, form) + "+"
+
+
+def _form(amount: int, form: int) -> str:
+    """:func:`figures` of ``amount`` at ``form``, or its shortest one."""
+    forms = figures(amount)
+    return forms[min(form, len(forms) - 1)]
+
+
+def action_line(view: SeatDisplayView) -> str:
+    """The legal actions in key order (FOLD, CHECK/CALL, BET/RAISE), as short as needed:
+    words shortened first, then figures rounded (12.81M) so that the line fits the width."""
+    if view.legal is None:
+        return ""
+    fold = "FOLD" if view.legal.can_fold else ""
+    return _first_fit(_action_lines(view, fold))
+
+
+def _action_lines(view: SeatDisplayView, fold: str) -> Iterator[str]:
+    """:func:`action_line`'s candidates, longest first."""
+    call_l, raise_l = _call_and_raise(view, 0, False)
+    yield " ".join(p for p in (fold, call_l, raise_l) if p)
+    yield " ".join(p for p in (fold, call_l, _call_and_raise(view, 0, True)[1]) if p)
+    # the amount to call stays exact longest: the minimum raise is rounded first
+    for c, r in [(0, form) for form in range(4)] + [(form, 3) for form in range(1, 4)]:
+        yield " ".join(p for p in (fold[:1], _call_and_raise(view, c, True)[0],
+                                   _call_and_raise(view, r, True)[1]) if p)
+
+
+def _biggest(kind: str, box: Box, texts: list[str], *, center: bool = False,
+             big_first: bool = True) -> Text:
+    """The first of ``texts`` that fits ``box`` pixel-doubled (when ``big_first``) or in
+    the small font, the exact figures before the rounded ones: each text is tried big,
+    then small, before the next; placed at the box's top (big) or middle (small)."""
+    width = box[2] - box[0] + 1
+    tries = [(t, big) for t in texts for big in ((True, False) if big_first else (False,))]
+    for text, big in tries:
+        w = text_width(text) * (2 if big else 1)
+        if w <= width:
+            x = box[0] + ((width - w) // 2 if center else 0)
+            top = box[1] if big else box[1] + (box[3] - box[1] + 1 - 11) // 2
+            return Text(kind, text, (x, top), box, big=big)
+    return Text(kind, _fit(texts[-1], width=width), (box[0], box[1]), box)
+
+
+def texts(view: SeatDisplayView, *, online_note: str = "",
+          boxes: SeatLayout | None = None) -> tuple[Text, ...]:
+    """Every text :func:`render_seat_view` draws for ``view``, where, and in which box
+    (pixels; figures shortened, 12.5K, only when the exact one does not fit its box).
+    ``boxes``: :func:`layout` of ``view`` when the caller has it."""
+    boxes = layout(view) if boxes is None else boxes
+    out = [Text("marker", label, (box[0] + 2, -1), box, inverted=True)
+           for label, box in boxes.markers.items()]
+    head = safe_text(f"{view.seat} {view.name.upper()}".strip(), 40, latin1=True)
+    out.append(Text("head", head[: max(0, (boxes.name_right - 1) // CHAR_W)], (0, -1),
+                    (0, HEAD[0], boxes.name_right - 2, HEAD[1])))
+    if view.status in ("empty", "out"):
+        # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
+        label = "OPEN SEAT" if view.status == "empty" else \
+            (safe_text(view.message, 21, latin1=True).upper() or "SITTING OUT")
+        out.append(Text("label", label, ((WIDTH - text_width(label)) // 2, LABEL[0]),
+                        (0, LABEL[0], WIDTH - 1, LABEL[1])))
+        return tuple(out)
+    cards_left = boxes.cards[0][0] if boxes.cards else WIDTH + 2
+    stack_box = (0, STACK[0], cards_left - 3, STACK[1])
+    stack = _biggest("stack", stack_box, list(figures(view.stack)))
+    out += [stack, _bet_text(view)]
+    note = safe_text(online_note or view.message, 60, latin1=True)
+    if view.result is not None:
+        out.append(_result_text(view.result))
+    elif view.is_turn and view.legal is not None:
+        out += _prompt_texts(view, note)
     else:
-        raise_l = raise_s = ""
-    long = " ".join(p for p in (fold, call_l, raise_l) if p)
-    mid = " ".join(p for p in (fold, call_l, raise_s) if p)
-    short = " ".join(p for p in (fold[:1], call_s, raise_s) if p)
-    return _fit(long, mid, short)
+        out += _status_texts(view, note)
+    return tuple(out)
+
+
+def _bet_text(view: SeatDisplayView) -> Text:
+    """Row 32: the bet and the amount to call, as long as fits (the amount to call stays
+    exact longest)."""
+    parts = [(word, amount) for word, amount in (("BET", view.bet), ("CALL", view.to_call))
+             if amount]
+    return Text("bet", _first_fit(_bet_lines(parts)), (0, BET[0] - 1),
+                (0, BET[0], WIDTH - 1, BET[1]))
+
+
+def _bet_lines(parts: list[tuple[str, int]]) -> Iterator[str]:
+    """:func:`_bet_text`'s candidates, longest first."""
+    exact = [f"{word} {chips(amount)}" for word, amount in parts]
+    yield "  ".join(exact)
+    yield " ".join(exact)
+    for bet_form, call_form in [(f, 0) for f in range(4)] + [(3, f) for f in range(1, 4)]:
+        yield " ".join(f"{word[0]}{_form(amount, bet_form if word == 'BET' else call_form)}"
+                       for word, amount in parts)
+
+
+def _result_text(result: int) -> Text:
+    """Rows 42-63 after the hand: won, lost or even, with the chips (big when it fits)."""
+    word = "WON" if result > 0 else ("LOST" if result < 0 else "EVEN")
+    cands = [f"{word} {f}" for f in figures(abs(result))] if result else [word]
+    return _biggest("result", (0, RESULT[0], WIDTH - 1, RESULT[1]), cands, center=True)
+
+
+def _prompt_texts(view: SeatDisplayView, note: str) -> list[Text]:
+    """Rows 42-63 when the seat is to act: the amount being keyed, or the keys' meaning."""
+    legal = view.legal
+    assert legal is not None
+    if view.pending_raise_to is not None:
+        all_in = legal.max_raise_to is not None and view.pending_raise_to >= legal.max_raise_to
+        verb = "RAISE TO" if (legal.call_amount > 0 or view.bet > 0) else "BET"
+        title = _fit(*(f"ALL-IN {f}" if all_in else f"{verb} {f}"
+                       for f in figures(view.pending_raise_to)))
+        bottom = note or _fit("CALL=OK FOLD=CANCEL", "CALL=OK FOLD=NO")
+    else:
+        title = "YOUR ACTION"
+        bottom = action_line(view)
+    kind = "note" if view.pending_raise_to is not None and note else "actions"
+    return [Text("title", title, ((WIDTH - text_width(title)) // 2, MIDDLE[0] - 1),
+                 (0, MIDDLE[0], WIDTH - 1, MIDDLE[1]), inverted=True),
+            Text(kind, _fit(bottom), (0, BOTTOM[0]), (0, BOTTOM[0], WIDTH - 1, BOTTOM[1]))]
+
+
+def _status_texts(view: SeatDisplayView, note: str) -> list[Text]:
+    """Rows 42-63 otherwise: folded or all in, and the note."""
+    out = []
+    status = {"folded": "FOLDED", "all_in": "ALL IN"}.get(view.status, "")
+    if status:
+        out.append(Text("status", status, ((WIDTH - text_width(status)) // 2, MIDDLE[0]),
+                        (0, MIDDLE[0], WIDTH - 1, MIDDLE[1])))
+    if note:
+        out.append(Text("note", _fit(note.upper()), (0, BOTTOM[0]),
+                        (0, BOTTOM[0], WIDTH - 1, BOTTOM[1])))
+    return out
 
 
 def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.Image:
@@ -185,96 +363,16 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     """
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
+    f = font()
     boxes = layout(view)
-    _draw_head(draw, view, boxes)
-    if view.status in ("empty", "out"):
-        # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
-        label = "OPEN SEAT" if view.status == "empty" else \
-            (safe_text(view.message, 21, latin1=True).upper() or "SITTING OUT")
-        draw.text(((WIDTH - text_width(label)) // 2, 26), label, fill=1, font=font())
-        return img
-    _draw_stack_and_cards(img, draw, view, boxes.cards)
-    _draw_bet_line(draw, view)
-    note = safe_text(online_note or view.message, 60, latin1=True)
-    if view.result is not None:
-        _draw_result(img, draw, view.result)
-    elif view.is_turn and view.legal is not None:
-        _draw_prompt(draw, view, note)
-    else:
-        _draw_status(draw, view, note)
+    for t in texts(view, online_note=online_note, boxes=boxes):
+        if t.inverted:
+            draw.rectangle(t.box, fill=1)
+        if t.big:
+            _paste_big(img, t.xy, t.text, 0 if t.inverted else 1)
+        else:
+            draw.text(t.xy, t.text, fill=0 if t.inverted else 1, font=f)
+    if view.status not in ("empty", "out"):
+        for card, box in zip(view.hole_cards, boxes.cards, strict=True):
+            _card(draw, box, card.rank, card.suit)
     return img
-
-
-def _draw_head(draw: ImageDraw.ImageDraw, view: SeatDisplayView, boxes: SeatLayout) -> None:
-    """Rows 0-9: seat, name, markers."""
-    for label, box in boxes.markers.items():
-        _marker(draw, box, label)
-    head = safe_text(f"{view.seat} {view.name.upper()}".strip(), 40, latin1=True)
-    draw.text((0, -1), head[: max(0, (boxes.name_right - 1) // CHAR_W)], fill=1, font=font())
-
-
-def _draw_stack_and_cards(img: Image.Image, draw: ImageDraw.ImageDraw,
-                          view: SeatDisplayView, cards: tuple[Box, ...]) -> None:
-    """Rows 10-31: the stack (big) and the hole cards."""
-    cards_w = CARD_STEP * len(cards)
-    stack = chips(view.stack)
-    if (len(stack) * 2 * CHAR_W) <= WIDTH - cards_w - 2:
-        _paste_big(img, (0, CARDS_TOP), stack)
-    else:
-        draw.text((0, 15), stack, fill=1, font=font())
-    for card, box in zip(view.hole_cards, cards, strict=True):
-        _card(draw, box, card.rank, card.suit)
-
-
-def _draw_bet_line(draw: ImageDraw.ImageDraw, view: SeatDisplayView) -> None:
-    """Row 32: the bet and the amount to call, as long as fits."""
-    long, short, tiny = [], [], []
-    if view.bet:
-        long.append(f"BET {chips(view.bet)}")
-        short.append(f"B{chips(view.bet)}")
-        tiny.append(f"B{abbreviate(view.bet)}")
-    if view.to_call:
-        long.append(f"CALL {chips(view.to_call)}")
-        short.append(f"C{chips(view.to_call)}")
-        tiny.append(f"C{abbreviate(view.to_call)}")
-    draw.text((0, 31), _fit("  ".join(long), " ".join(long), " ".join(short), " ".join(tiny)),
-              fill=1, font=font())
-
-
-def _draw_result(img: Image.Image, draw: ImageDraw.ImageDraw, result: int) -> None:
-    """Rows 42-63 after the hand: won, lost or even, with the chips."""
-    word = "WON" if result > 0 else ("LOST" if result < 0 else "EVEN")
-    text = f"{word} {chips(abs(result))}" if result else word
-    if len(text) * 2 * CHAR_W <= WIDTH:
-        _paste_big(img, ((WIDTH - len(text) * 2 * CHAR_W) // 2, 42), text)
-    else:
-        draw.text((0, 46), text, fill=1, font=font())
-
-
-def _draw_prompt(draw: ImageDraw.ImageDraw, view: SeatDisplayView, note: str) -> None:
-    """Rows 42-63 when the seat is to act: the amount being keyed, or the keys' meaning."""
-    legal = view.legal
-    assert legal is not None
-    if view.pending_raise_to is not None:
-        all_in = legal.max_raise_to is not None and view.pending_raise_to >= legal.max_raise_to
-        verb = "RAISE TO" if (legal.call_amount > 0 or view.bet > 0) else "BET"
-        title = f"ALL-IN {chips(view.pending_raise_to)}" if all_in else \
-            f"{verb} {chips(view.pending_raise_to)}"
-        bottom = note or _fit("CALL=OK FOLD=CANCEL", "CALL=OK FOLD=NO")
-    else:
-        title = "YOUR ACTION"
-        bottom = action_line(view)
-    f = font()
-    draw.rectangle((0, 42, WIDTH - 1, 52), fill=1)
-    draw.text(((WIDTH - text_width(title)) // 2, 41), _fit(title), fill=0, font=f)
-    draw.text((0, 53), _fit(bottom), fill=1, font=f)
-
-
-def _draw_status(draw: ImageDraw.ImageDraw, view: SeatDisplayView, note: str) -> None:
-    """Rows 42-63 otherwise: folded or all in, and the note."""
-    status = {"folded": "FOLDED", "all_in": "ALL IN"}.get(view.status, "")
-    f = font()
-    if status:
-        draw.text(((WIDTH - text_width(status)) // 2, 42), status, fill=1, font=f)
-    if note:
-        draw.text((0, 53), _fit(note.upper()), fill=1, font=f)
