@@ -35,6 +35,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engine.text import safe_text
 from engine.views import SeatDisplayView
+from engine.wording import words
 
 WIDTH, HEIGHT = 128, 64
 CHAR_W = 6  # the bitmap font's advance
@@ -288,7 +289,7 @@ def texts(view: SeatDisplayView, *, online_note: str = "",
     stack_box = (0, STACK[0], cards_left - 3, STACK[1])
     stack = _biggest("stack", stack_box, list(figures(view.stack)))
     out += [stack, _bet_text(view)]
-    note = safe_text(online_note or view.message, 60, latin1=True)
+    note = words(safe_text(online_note or view.message, 60, latin1=True))
     if view.result is not None:
         out.append(_result_text(view.result))
     elif view.is_turn and view.legal is not None:

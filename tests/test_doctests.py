@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["engine.cards", "engine.events", "engine.evaluation", "engine.table.core", "engine.betting.pots",
            "engine.betting.forced_bets", "engine.betting.showdown", "engine.betting.hand_state",
-           "engine.betting.equity",
+           "engine.betting.equity", "engine.wording",
            "engine.table.positions", "engine.table.atomic", "engine.table.announce",
            "engine.table.between_hands", "engine.table.settings", "engine.table.venue_state", "pi_app.screens.cache",
            "pi_app.sim.bots"]

@@ -20,6 +20,7 @@ from engine.views import (
     ShowdownLine,
     TablePublicView,
 )
+from engine.wording import void_message, void_note
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.cards import Card
@@ -82,7 +83,7 @@ def public_view(hand: HandReading, names: Mapping[int, str] | None = None) -> Ta
     legal = _legal_view(hand)
     message = ""
     if hand.is_void:
-        message = f"hand void: {hand.void_reason}"
+        message = void_message(hand.void_reason)
     return TablePublicView(
         hand_number=cfg.hand_number, street=hand.street, seats=tuple(seats), board=hand.board,
         pots=_pot_views(hand), actor=actor, to_call=legal.call_amount if legal else 0,
@@ -106,4 +107,4 @@ def seat_view(hand: HandReading, seat: int) -> SeatDisplayView:
         is_button=seat == cfg.button, is_small_blind=seat == hand.small_blind_seat,
         is_big_blind=seat == hand.big_blind_seat, status=hand.status(seat),
         result=hand.results[seat] if hand.is_complete else None,
-        message=(f"hand void: {hand.void_reason}" if hand.is_void else ""))
+        message=void_note(hand.void_reason) if hand.is_void else "")

@@ -24,6 +24,7 @@ from typing import Any
 
 from engine.errors import InvalidInputError
 from engine.views import RulingView
+from engine.wording import words
 
 
 class ProfileError(InvalidInputError):
@@ -236,10 +237,11 @@ class Ruling:
 
     def view(self) -> RulingView:
         """The banner view (public)."""
-        return RulingView(code=self.code.replace("_", " ").lower(), words=self.words,
-                          rule=self.rule, instruction=self.instruction, profile=self.profile,
-                          status=self.status, ruling_id=self.id, row=self.row,
-                          next_words=describe_expect(self.expect_next))
+        return RulingView(code=words(self.code).lower(), words=words(self.words),
+                          rule=words(self.rule), instruction=words(self.instruction),
+                          profile=words(self.profile), status=self.status,
+                          ruling_id=self.id, row=self.row,
+                          next_words=words(describe_expect(self.expect_next)))
 
     def to_dict(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}

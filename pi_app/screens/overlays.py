@@ -13,6 +13,7 @@ from __future__ import annotations
 import pygame
 
 from engine.views import RulingView, ScreenState
+from engine.wording import words
 from pi_app.screens.parts import blit_part
 from pi_app.screens.theme import (
     ACCENT,
@@ -117,7 +118,8 @@ def _darken_around(cv: Canvas, r: pygame.Rect, radius: int) -> None:
 
 
 def _banner(cv: Canvas, ruling: RulingView, w: float, h: float) -> None:
-    """The banner in its own canvas, (0, 0) its top left corner."""
+    """The banner in its own canvas, (0, 0) its top left corner.  Every text is in words
+    (:func:`engine.wording.words`): no raw identifier reaches the room."""
     x = y = 0
     r = cv.rect(x, y, w, h)
     status_text, status_colour = STATUS_STYLE.get(
@@ -129,13 +131,13 @@ def _banner(cv: Canvas, ruling: RulingView, w: float, h: float) -> None:
     cv.text("RULING", "bold", 50, (10, 10, 10), (x + 36, y + 42), "midleft")
     cv.text(status_text, "bold", 32, (10, 10, 10), (x + w / 2 + 40, y + 42), "center",
             max_width=w - 640)
-    cv.text(ruling.rule, "bold", 44, (10, 10, 10), (x + w - 36, y + 42), "midright",
+    cv.text(words(ruling.rule), "bold", 44, (10, 10, 10), (x + w - 36, y + 42), "midright",
             max_width=300)
-    cv.text(ruling.words or ruling.code, "bold", 62, TEXT, (x + 36, y + 110),
+    cv.text(words(ruling.words or ruling.code), "bold", 62, TEXT, (x + 36, y + 110),
             max_width=w - 72)
     cv.text("DEALER:", "bold", 34, ACCENT, (x + 36, y + 206))
-    _wrap(cv, ruling.instruction, "bold", 42, TEXT, x + 210, y + 198, w - 250, 2)
-    foot = f"code {ruling.code}   \u2022   rules {ruling.profile}"
+    _wrap(cv, words(ruling.instruction), "bold", 42, TEXT, x + 210, y + 198, w - 250, 2)
+    foot = f"code {words(ruling.code)}   \u2022   rules {words(ruling.profile)}"
     cv.text(foot, "sans", 24, MUTED, (x + 36, y + h - 22), "bottomleft", max_width=w - 72,
             minor=True)  # the code and rule set, for the floor
 

@@ -164,7 +164,7 @@ def odds_all_in() -> OddsView:
 
 
 RULING = RulingView(
-    code="exposed_second_card", words="Misdeal: a card exposed in the first two dealt",
+    code="exposed second card", words="Misdeal: a card exposed in the first two dealt",
     rule="TDA 35-A-2",
     instruction="Collect every card, reshuffle and deal again. The button does not move.",
     status="advisory",

@@ -19,6 +19,7 @@ import math
 import pygame
 
 from engine.views import RoomView, SeatPublic, TablePublicView
+from engine.wording import words
 from pi_app.screens.cardart import draw_face, draw_slot
 from pi_app.screens.regions import Layer, Region, bounds, draw_layer
 from pi_app.screens.seatbox import (
@@ -413,5 +414,6 @@ def _draw_results(cv: Canvas, lines: tuple[str, ...], y: float) -> pygame.Rect:
 
 
 def _draw_message(cv: Canvas, message: str, y: float) -> pygame.Rect:
-    """The table's message under the results, at design ``y``; the real rect."""
-    return cv.text(message, "bold", 30, TEXT, (cv.dw / 2, y), "midtop", max_width=cv.dw * 0.5)
+    """The table's message under the results, at design ``y``, in words
+    (:func:`engine.wording.words`); the real rect."""
+    return cv.text(words(message), "bold", 30, TEXT, (cv.dw / 2, y), "midtop", max_width=cv.dw * 0.5)
