@@ -7,13 +7,17 @@ holding every pixel it drew, so two regions with equal arguments look the same, 
 same place.  :func:`draw_layer` draws a whole layer and keeps where each region went
 (:class:`Placed`); :func:`redraw_layer` brings a drawn layer up to new regions:
 
-1. each region whose arguments changed is measured (drawn under an empty clip: nothing
-   reaches the surface, its rectangle and faces are kept); its old and new rectangles are
-   dirty, and so is the rectangle of a region that went away;
+1. each region whose arguments changed is measured: by its ``where`` when it has one (a
+   box of a fixed size: its rectangle is known from its arguments, nothing is drawn),
+   else by drawing it under an empty clip (nothing reaches the surface, its rectangle is
+   kept); its old and new rectangles are dirty, and so is the rectangle of a region that
+   went away;
 2. the dirty rectangles are merged where they overlap (into their union when more than
    :data:`MAX_PASSES` are left);
 3. in each, under a clip: the background, every region that overlaps it in order, then
-   what lies over the layer (the caller's ``after``: the frame's overlays).
+   what lies over the layer (the caller's ``after``: the frame's overlays).  A changed
+   region is placed as it is drawn there (its faces; a rectangle other than the one
+   measured makes the caller draw the whole frame).
 
 Inside a dirty rectangle the pixels are those of a whole redraw (the same drawing calls in
 the same order, clipped); outside all of them nothing a region drew changed.  So a partial
@@ -36,9 +40,10 @@ from engine.cards import Card
 from pi_app.screens.theme import Canvas
 
 MARGIN = 2  #: real px added around each region's rectangle (rounding of circles and edges)
-#: more dirty rectangles than this are redrawn as one, their union (a new hand changes
-#: most regions: one pass over the felt costs less than a pass per rectangle)
-MAX_PASSES = 4
+#: more dirty rectangles than this are redrawn as one, their union.  A new hand leaves
+#: about eight apart (the seats around the oval, the board, the pots): a pass for each
+#: puts the felt on about half the pixels of their union, and a pass costs little more
+MAX_PASSES = 24
 NOWHERE = pygame.Rect(0, 0, 0, 0)
 
 
@@ -52,6 +57,10 @@ class Region:
     name: Hashable
     draw: Callable[..., pygame.Rect]
     args: tuple = ()
+    #: ``where(cv, *args) -> Rect``: the rect ``draw`` returns, found without drawing (a
+    #: box of a fixed size placed by the arguments; an empty rect: ``draw`` draws nothing);
+    #: None: the region is measured by drawing it under an empty clip
+    where: Callable[..., pygame.Rect] | None = None
 
 
 @dataclass(frozen=True)
@@ -96,10 +105,22 @@ def place(cv: Canvas, region: Region) -> Placed:
         faces = tuple(cv.faces)
     finally:
         cv.faces = saved
+    return _placed(cv, region, rect, faces)
+
+
+def _placed(cv: Canvas, region: Region, rect: pygame.Rect, faces: tuple[Card, ...]) -> Placed:
     if not (rect.w and rect.h):
         return Placed(region, NOWHERE, faces)
     inside = bool(cv.area.contains(rect))
     return Placed(region, rect.inflate(2 * MARGIN, 2 * MARGIN).clip(cv.area), faces, inside)
+
+
+def measure(cv: Canvas, region: Region) -> Placed:
+    """Where ``region`` goes: from its ``where`` when it has one (no faces: those are
+    kept when it is drawn), else :func:`place` (the caller sets an empty clip)."""
+    if region.where is None:
+        return place(cv, region)
+    return _placed(cv, region, region.where(cv, *region.args), ())
 
 
 def draw_layer(cv: Canvas, background: Callable[[Canvas], object],
@@ -128,65 +149,89 @@ def redraw_layer(layer: Layer, regions: list[Region], after: Callable[[pygame.Re
     ``extra`` (where something drawn over the layer changed); ``after(rect)`` draws what
     lies over the layer, under the clip ``rect``.  Returns the rectangles redrawn (``[]``:
     nothing changed), or None when a changed region or an ``extra`` rectangle lies beyond
-    the layer's area (then nothing was drawn and the layer is unchanged: draw the whole
-    frame).
+    the layer's area, or a region drew elsewhere than its ``where`` said: then the layer's
+    regions are left as they were (the surface perhaps drawn in part) and the caller
+    draws the whole frame.
 
     Raises:
         ValueError: two regions with the same name.
     """
-    surf = layer.canvas.surface
+    area, cv = layer.canvas.area, layer.canvas
+    changes = _changes(layer, regions)
+    if changes is None or not all(area.contains(r) for r in extra):
+        return None
+    changed, old = changes
+    surf = cv.surface
     saved_clip = surf.get_clip()
     surf.set_clip(NOWHERE)  # measuring: the changed regions draw nothing yet
     try:
-        placed, dirty = _measure(layer, regions)
+        new = {name: measure(cv, region) for name, region in changed.items()}
     finally:
         surf.set_clip(saved_clip)
-    if placed is None or not all(layer.canvas.area.contains(r) for r in extra):
+    if not all(p.inside for p in new.values()):
         return None
-    rects = merge_rects([r for r in dirty + list(extra) if r.w and r.h])
+    placed = {r.name: new[r.name] if r.name in new else layer.placed[r.name] for r in regions}
+    rects = merge_rects([r for r in old + [p.rect for p in new.values()] + list(extra)
+                         if r.w and r.h])
     if len(rects) > MAX_PASSES:
         rects = [rects[0].unionall(rects[1:])]
-    cv = layer.canvas
-    try:
-        for clip in rects:
-            surf.set_clip(clip)
-            layer.background(cv)
-            for p in placed.values():
-                if p.rect.colliderect(clip):
-                    place(cv, p.region)
-            after(clip)
-    finally:
-        surf.set_clip(saved_clip)
+    if not _draw_clipped(layer, placed, rects, after, set(new)):
+        return None
     layer.placed = placed
     return rects
 
 
-def _measure(layer: Layer, regions: list[Region]
-             ) -> tuple[dict[Hashable, Placed] | None, list[pygame.Rect]]:
-    """The regions placed (the unchanged ones as they were, the others measured) and the
-    dirty rectangles; (None, []) when a changed region lies beyond the area."""
-    placed: dict[Hashable, Placed] = {}
-    dirty: list[pygame.Rect] = []
+def _draw_clipped(layer: Layer, placed: dict[Hashable, Placed], rects: list[pygame.Rect],
+                  after: Callable[[pygame.Rect], object], changed: set[Hashable]) -> bool:
+    """In each of ``rects``, under a clip: the background, the regions of ``placed`` that
+    overlap it in order, then ``after``.  A ``changed`` region is placed again as it is
+    first drawn (its faces); False when it drew elsewhere than it was measured."""
+    cv = layer.canvas
+    surf = cv.surface
+    saved_clip = surf.get_clip()
+    try:
+        for clip in rects:
+            surf.set_clip(clip)
+            layer.background(cv)
+            for name, p in list(placed.items()):
+                if p.rect.colliderect(clip):
+                    drawn = place(cv, p.region)
+                    if name in changed:
+                        if drawn.rect != p.rect:
+                            return False
+                        placed[name] = drawn
+                        changed.discard(name)
+            after(clip)
+    finally:
+        surf.set_clip(saved_clip)
+    return True
+
+
+def _changes(layer: Layer, regions: list[Region]
+             ) -> tuple[dict[Hashable, Region], list[pygame.Rect]] | None:
+    """The regions that came or changed, by name, and the rectangles on screen of those
+    that changed or went; None when one of those lies beyond the area."""
+    changed: dict[Hashable, Region] = {}
+    old: list[pygame.Rect] = []
+    seen: set[Hashable] = set()
     for region in regions:
-        if region.name in placed:
+        if region.name in seen:
             raise ValueError(f"two regions named {region.name!r}")
+        seen.add(region.name)
         was = layer.placed.get(region.name)
         if was is not None and was.region == region:
-            placed[region.name] = was
             continue
-        now = place(layer.canvas, region)
-        if not now.inside or (was is not None and not was.inside):
-            return None, []
-        placed[region.name] = now
-        dirty.append(now.rect)
+        changed[region.name] = region
         if was is not None:
-            dirty.append(was.rect)
-    for name, was in layer.placed.items():
-        if name not in placed:
             if not was.inside:
-                return None, []
-            dirty.append(was.rect)
-    return placed, dirty
+                return None
+            old.append(was.rect)
+    for name, was in layer.placed.items():
+        if name not in seen:
+            if not was.inside:
+                return None
+            old.append(was.rect)
+    return changed, old
 
 
 def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:

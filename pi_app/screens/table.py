@@ -143,8 +143,10 @@ def table_regions(cv: Canvas, view: TablePublicView,
         acting = view.actor == s.seat and view.street not in ("showdown", "complete")
         band = seat_band(cv, view, s, descr.get(s.seat, ""), acting, offline)
         clear = pill_height(cv) + 4 if above and upward else 0
+        regions.append(Region(("bet", s.seat), _draw_bet,
+                              (_markers(s), s.bet, x, y, clear, board)))
         regions.append(Region(("seat", s.seat), _draw_seat,
-                              (s, x, y, clear, board, acting, bool(marks[0]), offline, band)))
+                              (s, x, y, acting, bool(marks[0]), offline, band), _seat_rect))
         if above:
             badges.append(Region(("badges", s.seat), _draw_badges, (x, y, *marks)))
     return cv, regions + badges
@@ -252,19 +254,22 @@ def _inward(cv: Canvas, x: float, y: float, extra: float) -> tuple[float, float]
     return x + ux * (edge + extra), y + uy * (edge + extra)
 
 
-def _markers(s: SeatPublic) -> list[tuple[str, tuple[int, int, int], tuple[int, int, int]]]:
+Marker = tuple[str, tuple[int, int, int], tuple[int, int, int]]
+
+
+def _markers(s: SeatPublic) -> tuple[Marker, ...]:
     """The seat's markers: (label, background, text colour) of the button and blinds."""
-    markers = []
+    markers: list[Marker] = []
     if s.is_button:
         markers.append(("D", (245, 245, 245), (10, 10, 10)))
     if s.is_small_blind:
         markers.append(("SB", (60, 130, 230), TEXT))
     if s.is_big_blind:
         markers.append(("BB", ORANGE, (10, 10, 10)))
-    return markers
+    return tuple(markers)
 
 
-def _draw_markers(cv: Canvas, markers: list, mx: float, my: float,
+def _draw_markers(cv: Canvas, markers: tuple[Marker, ...], mx: float, my: float,
                   rad: float) -> list[pygame.Rect]:
     """The markers side by side centred on design (mx, my), each a disc of radius ``rad``
     design px; returns the real rects drawn."""
@@ -286,18 +291,17 @@ def _disc(centre: tuple[int, int], radius: int) -> pygame.Rect:
     return pygame.Rect(centre[0] - radius, centre[1] - radius, 2 * radius + 1, 2 * radius + 1)
 
 
-def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
-                          clear: float = 0, board: pygame.Rect | None = None
-                          ) -> list[pygame.Rect]:
-    """The button and blind markers and the bet, beyond the seat box towards the table's
-    centre, and ``clear`` design px higher (a badge above a seat in the lower half); a bet
-    that would lie over the ``board`` (real px: a narrow table) goes just under it.
-    Returns the real rects drawn."""
+def _draw_bet(cv: Canvas, markers: tuple[Marker, ...], bet: int, x: float, y: float,
+              clear: float = 0, board: pygame.Rect | None = None) -> pygame.Rect:
+    """The button and blind ``markers`` (:func:`_markers`) and the ``bet``, beyond the box
+    of the seat centred on design (x, y) towards the table's centre, and ``clear`` design
+    px higher (a badge above a seat in the lower half); a bet that would lie over the
+    ``board`` (real px: a narrow table) goes just under it.  Returns the real rect drawn
+    (empty: neither markers nor a bet)."""
     surf = cv.surface
     if clear:  # along the way to the centre: as far as rises ``clear``
         up = abs(cv.dh / 2 - y) / (math.hypot(cv.dw / 2 - x, cv.dh / 2 - y) or 1.0)
         clear /= max(up, 0.3)
-    markers = _markers(s)
     sideways = abs(cv.dw / 2 - x) > abs(cv.dh / 2 - y)
     lg = legible(cv)
     rad = max(25.0, lg * 0.8)  # a marker's radius: its letters at the legible size fit
@@ -306,9 +310,9 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
     if markers:
         mx, my = _inward(cv, x, y, MARKER_GAP + clear + (marker_extent - rad))
         drawn += _draw_markers(cv, markers, mx, my, rad)
-    if s.bet > 0:
+    if bet > 0:
         size = max(34.0, lg)
-        chips = fit_text("bold", cv.px(size), fmt_chips(s.bet), TEXT, None)
+        chips = fit_text("bold", cv.px(size), fmt_chips(bet), TEXT, None)
         w = chips.get_width() / cv.s + 44
         ph = chips.get_height() / cv.s + 8
         pill_extent = w / 2 if sideways else ph / 2
@@ -323,20 +327,22 @@ def _draw_bet_and_markers(cv: Canvas, s: SeatPublic, x: float, y: float,
         pygame.draw.circle(surf, (235, 235, 235), chip, cv.px(16))
         pygame.draw.circle(surf, RED, chip, cv.px(12))
         drawn += [r, _disc(chip, cv.px(16)),
-                  cv.text_px(fmt_chips(s.bet), "bold", cv.px(size), TEXT,
+                  cv.text_px(fmt_chips(bet), "bold", cv.px(size), TEXT,
                              cv.point(bx - w / 2 + 42, by), "midleft")]
-    return drawn
-
-
-def _draw_seat(cv: Canvas, s: SeatPublic, x: float, y: float, clear: float,
-               board: pygame.Rect, acting: bool, won: bool, offline: bool,
-               band: Band | None) -> pygame.Rect:
-    """A seat: its bet and markers, then its box (:func:`draw_seat_box`) centred on design
-    (x, y); returns the real rect drawn."""
-    drawn = _draw_bet_and_markers(cv, s, x, y, clear, board)
-    drawn.append(draw_seat_box(cv, s, x - SEAT_W / 2, y - SEAT_H / 2, acting=acting, won=won,
-                               offline=offline, band=band))
     return bounds(drawn)
+
+
+def _draw_seat(cv: Canvas, s: SeatPublic, x: float, y: float, acting: bool, won: bool,
+               offline: bool, band: Band | None) -> pygame.Rect:
+    """A seat's box (:func:`draw_seat_box`) centred on design (x, y), drawn after its bet
+    and markers (:func:`_draw_bet`); returns its real rect (:func:`_seat_rect`)."""
+    return draw_seat_box(cv, s, x - SEAT_W / 2, y - SEAT_H / 2, acting=acting, won=won,
+                         offline=offline, band=band)
+
+
+def _seat_rect(cv: Canvas, s: SeatPublic, x: float, y: float, *_look: object) -> pygame.Rect:
+    """The real rect of the box of ``s`` centred on design (x, y), without drawing it."""
+    return cv.rect(x - SEAT_W / 2, y - SEAT_H / 2, SEAT_W, SEAT_H)
 
 
 def _n_results(view: TablePublicView) -> int:

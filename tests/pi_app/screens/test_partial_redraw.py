@@ -13,6 +13,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
+from engine.cards import parse_cards
 from engine.table.core import TableCore, TableSettings
 from engine.views import ScreenState
 from pi_app.screens import ScreenRenderer, render_frame
@@ -128,6 +129,52 @@ def test_a_region_that_goes_away_is_painted_over_and_overlaps_redrawn_in_order()
     assert rects == after and len(rects) == 1  # a's and b's rects overlap: one pass
     assert redraw_layer(layer, [replace(a, args=((0, 0, 200), (10, 10, 50, 50)))],
                         after.append) == []
+
+
+class _Counted:
+    """A region's drawing that counts its calls and draws a card face up (logs it)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, cv: Canvas, colour: tuple[int, int, int],
+                 r: tuple[int, int, int, int]) -> pygame.Rect:
+        self.calls += 1
+        cv.faces.extend(parse_cards("Ah"))
+        return _box(cv, colour, r)
+
+
+def _where(cv: Canvas, colour: tuple[int, int, int], r: tuple[int, int, int, int]) -> pygame.Rect:
+    return pygame.Rect(r)
+
+
+def _wrong_where(cv: Canvas, colour: tuple[int, int, int],
+                 r: tuple[int, int, int, int]) -> pygame.Rect:
+    return pygame.Rect(r).move(5, 0)
+
+
+def test_a_region_placed_by_where_is_drawn_once_and_keeps_its_faces():
+    surf, ref = pygame.Surface((200, 100)), pygame.Surface((200, 100))
+    draw = _Counted()
+    a = Region("a", draw, ((200, 0, 0), (10, 10, 50, 50)), _where)
+    layer = draw_layer(Canvas(surf), _grey, [a])
+    moved = replace(a, args=((0, 0, 200), (30, 20, 50, 50)))
+    calls = draw.calls
+    rects = redraw_layer(layer, [moved], lambda clip: None)
+    assert draw.calls == calls + 1  # drawn for real only: not drawn to be measured
+    assert rects and len(rects) == 1
+    draw_layer(Canvas(ref), _grey, [moved])
+    assert pixels(surf) == pixels(ref)
+    assert layer.faces == list(parse_cards("Ah"))
+
+
+def test_a_region_drawn_elsewhere_than_its_where_makes_the_caller_draw_whole():
+    surf = pygame.Surface((200, 100))
+    a = Region("a", _Counted(), ((200, 0, 0), (10, 10, 50, 50)), _wrong_where)
+    layer = draw_layer(Canvas(surf), _grey, [a])
+    moved = replace(a, args=((0, 0, 200), (30, 20, 50, 50)))
+    assert redraw_layer(layer, [moved], lambda clip: None) is None
+    assert layer.placed["a"].region == a  # the layer still says what it held
 
 
 def test_merged_rects_do_not_overlap_and_cover_the_dirty_ones():
