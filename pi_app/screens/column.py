@@ -79,6 +79,16 @@ def out_lines(room: RoomView | None) -> list[Line]:
     return [Line("OUT")] + [Line(ordinal(p.place), p.name) for p in rows]
 
 
+def drawn_room(room: RoomView | None) -> RoomView | None:
+    """``room`` less what the column never draws: the stacks (the table shows the chips),
+    the winner screen's places and wording, the wheel's name.  Two rooms alike by it give
+    the same column, so the renderer does not redraw the column when only the stacks
+    moved (each hand's end)."""
+    if room is None:
+        return None
+    return replace(room, stacks=(), places=(), decided="", wheel_name="")
+
+
 def value_rect(cv: Canvas, box: tuple[float, float, float, float], row: int) -> pygame.Rect:
     """The real rect of the value (the right half) of line ``row`` of the figures."""
     x, y, w, _h = box

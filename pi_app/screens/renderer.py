@@ -11,7 +11,8 @@
   or the odds panel changed: the table's regions that changed
   (:mod:`pi_app.screens.regions`: the felt, the regions and the overlays again in their old
   and new rectangles), the split layout's clock column whole when its clock or room
-  changed, the odds panel's old and new rectangles;
+  changed (the room as the column draws it: not the stacks), the odds panel's old and
+  new rectangles;
 * the whole frame otherwise: a new layout, the status strip changing, a ruling, season,
   banner, pairing or wheel coming, going or changing, the wheel while it spins, a new
   surface, :meth:`ScreenRenderer.invalidate`.
@@ -34,6 +35,7 @@ import pygame
 from engine.cards import Card
 from engine.views import ClockView, ScreenState
 from pi_app.screens import clock as clock_mod
+from pi_app.screens.column import drawn_room
 from pi_app.screens.overlays import STRIP_H, has_strip, offline_display_seats, status_messages
 from pi_app.screens.regions import NOWHERE, redraw_layer
 from pi_app.screens.render import (
@@ -159,7 +161,7 @@ class ScreenRenderer:
             return rects
         if not self._only_table_changed(state, static, fr, last):
             return None
-        if static.clock != last.clock or static.room != last.room:
+        if static.clock != last.clock or drawn_room(static.room) != drawn_room(last.room):
             if fr.clock_canvas is not None:  # the split layout's column
                 rects.append(_redraw_column(root, state, top, fr, over))
         elif tick != self._last_tick and fr.clock_canvas is not None:

@@ -18,6 +18,7 @@ from engine.table.core import TableCore, TableSettings
 from engine.views import ScreenState
 from pi_app.screens import ScreenRenderer, render_frame
 from pi_app.screens.regions import Layer, Region, bounds, draw_layer, merge_rects, redraw_layer
+from pi_app.screens.render import SPLIT_CLOCK_W
 from pi_app.screens.samples import CLOCK, busiest_state
 from pi_app.screens.theme import Canvas
 from pi_app.sim.policy import next_step, step_event
@@ -213,3 +214,21 @@ def test_under_the_ruling_and_the_odds_a_changed_seat_redraws_in_part(layout):
         assert pixels(screen) == pixels(fresh), f"frame {i}: {rects}"
         assert screen.get_rect() not in rects
     assert renderer.stats == {"full": 1, "partial": 3, "skipped": 0}
+
+
+def test_the_stacks_alone_moving_leave_the_split_layouts_column_alone():
+    """The column never draws the room's stacks: a hand's end that moves them only redraws
+    the table's regions that changed, not the column."""
+    state = replace(busiest_state(), layout="split", clock=CLOCK, ruling=None, odds=None)
+    room = state.room
+    assert room is not None and room.stacks
+    renderer = ScreenRenderer()
+    screen, fresh = pygame.Surface((1920, 1080)), pygame.Surface((1920, 1080))
+    renderer.render(screen, state)
+    moved = replace(_new_stack_and_pot(state, 100),
+                    room=replace(room, stacks=tuple((n, c + 1) for n, c in room.stacks)))
+    rects = renderer.render(screen, moved)
+    render_frame(fresh, moved)
+    assert pixels(screen) == pixels(fresh)
+    assert rects and all(r.left >= SPLIT_CLOCK_W for r in rects)  # 1080p: design px = px
+    assert renderer.stats == {"full": 1, "partial": 1, "skipped": 0}
