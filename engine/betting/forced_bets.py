@@ -13,7 +13,9 @@ button, clockwise); chips are ints.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from engine.betting.hand_config import HandConfig, InvalidHandConfigError
 from engine.betting.operations import (
@@ -30,7 +32,7 @@ def seating_order(cfg: HandConfig) -> list[int]:
     """The seats dealt in, clockwise from the first seat left of the button (the order
     the hole cards are dealt in, and the TDA 20-A order for odd chips)."""
     ordered = sorted(cfg.stacks)
-    k = next((j for j, s in enumerate(ordered) if s > cfg.button), 0)
+    k = bisect_right(ordered, cfg.button)  # the first seat above the button (none: 0)
     return ordered[k:] + ordered[:k]
 
 
@@ -76,7 +78,7 @@ def preflop_start(cfg: HandConfig, index: dict[int, int], sb: int | None,
     return 0
 
 
-@dataclass
+@dataclass(slots=True)
 class ForcedBets:
     """The chips put in before any card: per position the stack left, the live bet and
     the ante committed; the dead money (big-blind ante, bonus) and the chips already in
@@ -103,41 +105,43 @@ def post_forced(cfg: HandConfig, seats: list[int], sb: int | None,
     (dead money in the main pot; the big blind comes first when the stack cannot cover
     both), the live posts and the bonus.  A short blind or ante is posted all-in."""
     n = len(seats)
-    fb = ForcedBets(list(map(cfg.stacks.__getitem__, seats)), [0] * n, [0] * n)
-    st, ops = fb.stack, fb.raw
+    st = list(map(cfg.stacks.__getitem__, seats))
+    bet = [0] * n
     ante = cfg.ante
-    if ante:
-        committed = fb.committed
-        for i, seat in enumerate(seats):
-            a = st[i]
-            if a > ante:
-                a = ante
-            st[i] -= a
-            committed[i] = a
-            ops.append((PostAnte, seat, a))
-        fb.pot_total += sum(committed)
-    for pos, amount, kind in ((sb, cfg.small_blind, "small_blind"),
-                              (bb, cfg.big_blind, "big_blind")):
-        if pos is not None:
-            a = min(amount, st[pos])
-            st[pos] -= a
-            fb.bet[pos] += a
-            ops.append((PostBlind, seats[pos], a, kind))
-    if cfg.big_blind_ante and bb is not None:
-        a = min(cfg.big_blind_ante, st[bb])  # the blind takes priority over the ante
+    if ante:  # each stack's ante, all of it when short; the records in seating order
+        committed = [a if a < ante else ante for a in st]
+        st = [a - c for a, c in zip(st, committed, strict=True)]
+        ops: list[RawOperation] = list(zip(repeat(PostAnte), seats, committed, strict=False))
+        pot_total = sum(committed)
+    else:
+        committed = [0] * n
+        ops = []
+        pot_total = 0
+    dead = 0
+    if sb is not None:
+        a = min(cfg.small_blind, st[sb])
+        st[sb] -= a
+        bet[sb] += a
+        ops.append((PostBlind, seats[sb], a, "small_blind"))
+    if bb is not None:
+        a = min(cfg.big_blind, st[bb])
         st[bb] -= a
-        fb.dead += a
-        fb.pot_total += a
-        ops.append((PostBlind, seats[bb], a, "big_blind_ante"))
-    index = dict(zip(seats, range(n), strict=True)) if cfg.posts else {}
-    for seat in sorted(cfg.posts, key=index.__getitem__):
-        i = index[seat]
-        a = min(cfg.posts[seat], st[i])
-        st[i] -= a
-        fb.bet[i] += a
-        ops.append((PostBlind, seat, a, "post"))
+        bet[bb] += a
+        ops.append((PostBlind, seats[bb], a, "big_blind"))
+        if cfg.big_blind_ante:
+            a = min(cfg.big_blind_ante, st[bb])  # the blind takes priority over the ante
+            st[bb] -= a
+            dead += a
+            ops.append((PostBlind, seats[bb], a, "big_blind_ante"))
+    if cfg.posts:
+        index = dict(zip(seats, range(n), strict=True))
+        for seat in sorted(cfg.posts, key=index.__getitem__):
+            i = index[seat]
+            a = min(cfg.posts[seat], st[i])
+            st[i] -= a
+            bet[i] += a
+            ops.append((PostBlind, seat, a, "post"))
     if cfg.bonus:
-        fb.dead += cfg.bonus
-        fb.pot_total += cfg.bonus
+        dead += cfg.bonus
         ops.append((AddBonus, cfg.bonus))
-    return fb
+    return ForcedBets(st, bet, committed, dead, pot_total + dead, ops)

@@ -116,7 +116,7 @@ class Hand(HandFlow):
             self.verify_deal_hole(seat, card)
         del q[0]
         i = self._index[seat]
-        self._hole[i].append(card)
+        self._hole[i] += (card,)
         cid = card.id
         self._hole_ids[i] += _ID1[cid]
         self._seen.add(cid)
@@ -391,7 +391,7 @@ class Hand(HandFlow):
         self.verify_show(seat)
         i = self._index[seat]
         self._shown[i] = True
-        self._ops.append((ShowHand, seat, tuple(self._hole[i]), False))
+        self._ops.append((ShowHand, seat, self._hole[i], False))
         self._maybe_award()
         self._check()
 

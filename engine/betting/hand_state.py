@@ -14,7 +14,6 @@ bets posted (:mod:`engine.betting.forced_bets`) and the hole cards due.
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Self
 
 from engine.betting.forced_bets import blind_positions, post_forced, preflop_start, seating_order
@@ -29,6 +28,8 @@ from engine.views import STREETS, LegalActions
 PREFLOP, FLOP, TURN, RIVER, SHOWDOWN, COMPLETE = range(6)
 #: what a hand never changes after it is set up: :meth:`HandState.copy` shares it
 FIXED = frozenset({"config", "_seats", "_index", "_start"})
+#: a hole card due to each seat (1..10), as :meth:`HandState.next_deal` gives it
+_HOLE_DUE: tuple[tuple[str, int | None], ...] = tuple(("hole", s) for s in range(11))
 
 
 class HandState:
@@ -54,20 +55,17 @@ class HandState:
         order = seating_order(cfg)
         n = len(order)
         self._seats = order
-        self._index = dict(zip(order, range(n), strict=True))
+        self._index = index = {s: i for i, s in enumerate(order)}
         self._n = n
-        self._start = list(map(cfg.stacks.__getitem__, order))
-        self._sb, self._bb = blind_positions(cfg, self._index)
-        forced = post_forced(cfg, order, self._sb, self._bb)
-        self._stack = forced.stack
-        self._bet = forced.bet
-        self._committed = forced.committed
-        self._dead = forced.dead
-        self._pot_total = forced.pot_total
+        self._start = start = list(map(cfg.stacks.__getitem__, order))
+        self._sb, self._bb = sb, bb = blind_positions(cfg, index)
+        forced = post_forced(cfg, order, sb, bb)
+        self._stack, self._bet = stack, bet = forced.stack, forced.bet
+        self._committed, self._dead, self._pot_total = forced.committed, forced.dead, forced.pot_total
         #: the chips behind and in bets, kept by every chip movement (the check after
         #: each action is O(1); the full recount is made when the hand is complete)
-        self._behind = sum(self._stack)
-        self._in_bets = sum(self._bet)
+        self._behind = sum(stack)
+        self._in_bets = sum(bet)
         #: every operation, as kept until read; :meth:`_records` makes their records
         self._ops: list[RawOperation] = forced.raw
         self._made: list[Operation] = []
@@ -76,7 +74,8 @@ class HandState:
         self._shown = [False] * n
         self._acted = [False] * n
         self._faced = [0] * n
-        self._hole: list[list[Card]] = [[] for _ in range(n)]
+        #: each position's hole cards, in the order dealt
+        self._hole: list[tuple[Card, ...]] = [()] * n
         self._board: list[Card] = []
         self._burns: list[Card] = []
         self._hole_ids: list[tuple[int, ...]] = [()] * n
@@ -84,7 +83,7 @@ class HandState:
         self._seen: set[int] = set()
         self._voluntary: list[tuple[int, str, int]] = []
         self._voided_bonus = 0
-        self._total = sum(self._start) + cfg.bonus
+        self._total = sum(start) + cfg.bonus
         self._street = PREFLOP
         self._actor: int | None = None
         #: the players still to act this round, the one to act last first (see
@@ -94,19 +93,19 @@ class HandState:
         self._sd_order: tuple[int, ...] = ()
         self._awards: list[Award] = []
         self._void_reason: str | None = None
-        self._min_bet = cfg.effective_min_bet
-        cur = max(self._bet)
-        if self._bb is not None:
-            cur = max(cur, cfg.big_blind)
+        bb_chips = cfg.big_blind
+        self._min_bet = min_bet = cfg.effective_min_bet
+        cur = max(bet)
+        if bb is not None and bb_chips > cur:
+            cur = bb_chips
         self._cur = cur
-        self._min_inc = max(cfg.big_blind, self._min_bet)
-        self._preflop_start = preflop_start(cfg, self._index, self._sb, self._bb)
+        self._min_inc = bb_chips if bb_chips > min_bet else min_bet
+        self._preflop_start = preflop_start(cfg, index, sb, bb)
         self._n_live = n
         #: the players not folded with chips behind, in seating order
-        self._active = list(compress(range(n), self._stack))
+        self._active = [i for i in range(n) if stack[i]]
         #: the cards due, next first, as :meth:`next_deal` gives them
-        holes: list[tuple[str, int | None]] = [("hole", s) for s in order]
-        self._queue = holes * 2
+        self._queue = list(map(_HOLE_DUE.__getitem__, order)) * 2
         self._check()
 
     # ------------------------------------------------------------------ reading
@@ -399,7 +398,7 @@ class HandState:
         h._shown = self._shown[:]
         h._acted = self._acted[:]
         h._faced = self._faced[:]
-        h._hole = [x[:] for x in self._hole]
+        h._hole = self._hole[:]
         h._board = self._board[:]
         h._burns = self._burns[:]
         h._hole_ids = self._hole_ids[:]
