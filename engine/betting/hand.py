@@ -72,6 +72,13 @@ from engine.views import LegalActions, SeatDisplayView, TablePublicView
 #: ``() + (i,)`` is the shared ``(i,)`` itself
 _ID1 = tuple((i,) for i in range(52))
 
+#: a check's and a fold's records by seat (1..10): the operation as the hand keeps it and
+#: the voluntary action (:meth:`Hand.actions_in_turn`), the same tuples for every hand
+_CHECK_OP = tuple((CheckOrCall, s, 0, False) for s in range(11))
+_CHECKED = tuple((s, "check", 0) for s in range(11))
+_FOLD_OP = tuple((Fold, s) for s in range(11))
+_FOLDED = tuple((s, "fold", 0) for s in range(11))
+
 __all__ = ["FIXED", "RAISE_RULES", "ChipConservationError", "ChipsInterpretation", "Hand",
            "HandConfig", "HandState", "InvalidHandConfigError", "LegalActions"]
 
@@ -244,8 +251,8 @@ class Hand(HandFlow):
         self._n_live -= 1
         self._active.remove(i)
         seat = self._seats[i]
-        self._ops.append((Fold, seat))
-        self._voluntary.append((seat, "fold", 0))
+        self._ops.append(_FOLD_OP[seat])
+        self._voluntary.append(_FOLDED[seat])
         self._to_act.pop()
         self._advance()
 
@@ -268,23 +275,23 @@ class Hand(HandFlow):
         self._acted[i] = True
         self._faced[i] = cur
         seat = self._seats[i]
-        amt = cur - self._bet[i]
-        all_in = False
+        bet = self._bet
+        amt = cur - bet[i]
         if amt > 0:  # a call (all-in when the stack is short)
             st = self._stack[i]
-            if amt >= st:
+            all_in = amt >= st
+            if all_in:
                 amt = st
-                all_in = True
                 self._active.remove(i)
             self._stack[i] = st - amt
-            self._bet[i] += amt
+            bet[i] += amt
             self._behind -= amt
             self._in_bets += amt
             self._voluntary.append((seat, "call", amt))
-        else:
-            amt = 0
-            self._voluntary.append((seat, "check", 0))
-        self._ops.append((CheckOrCall, seat, amt, all_in))
+            self._ops.append((CheckOrCall, seat, amt, all_in))
+        else:  # a check: the same records for every check by this seat, made once
+            self._voluntary.append(_CHECKED[seat])
+            self._ops.append(_CHECK_OP[seat])
         self._to_act.pop()
         self._advance()
 

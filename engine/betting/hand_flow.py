@@ -93,6 +93,8 @@ class HandFlow(HandState):
         t = self._to_act
         if t and self._n_live > 1 and len(self._active) >= 2:
             self._actor = t[-1]
+            if self._behind + self._in_bets + self._pot_total + self._voided_bonus == self._total:
+                return  # the chips add up (:meth:`_check`, here inline: the hand goes on)
         elif self._n_live == 1:
             self._end_by_folds()
         else:
