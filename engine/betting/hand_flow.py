@@ -155,16 +155,22 @@ class HandFlow(HandState):
         self._street = SHOWDOWN
         start = self._aggressor if self._aggressor is not None else 0
         order = self._sd_order = showdown_order(start, self._folded)
-        if any(self._stack[j] == 0 for j in order):  # all-in: every hand is tabled (TDA 16)
+        stack = self._stack
+        if 0 in [stack[j] for j in order]:  # all-in: every hand is tabled (TDA 16)
             for j in order:
                 self._shown[j] = True
-                self._ops.append((ShowHand, self._seats[j], tuple(self._hole[j]), True))
+                self._ops.append((ShowHand, self._seats[j], self._hole[j], True))
             self._award()
 
     def _maybe_award(self) -> None:
-        order = self._sd_order
-        remaining = [j for j in order if not self._mucked[j]]
-        if len(remaining) == 1 or all(self._shown[j] for j in remaining):
+        shown, mucked = self._shown, self._mucked
+        left = pending = 0  # the hands not mucked, and those of them not shown yet
+        for j in self._sd_order:
+            if not mucked[j]:
+                left += 1
+                if not shown[j]:
+                    pending += 1
+        if left == 1 or not pending:
             self._award()
 
     def _award(self) -> None:

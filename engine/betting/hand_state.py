@@ -235,8 +235,8 @@ class HandState:
         """Seats that still have to show or muck, in showdown order."""
         if self._street != SHOWDOWN:
             return ()
-        return tuple(self._seats[i] for i in self._sd_order
-                     if not self._shown[i] and not self._mucked[i])
+        seats, shown, mucked = self._seats, self._shown, self._mucked
+        return tuple([seats[i] for i in self._sd_order if not shown[i] and not mucked[i]])
 
     def stack(self, seat: int) -> int:
         """Chips behind of ``seat`` now.  Raises IllegalActionError for a seat not dealt in."""

@@ -92,6 +92,8 @@ def split_pot(amount: int, winners: Sequence[int], unit: int = 1) -> list[tuple[
     [(1, 700), (0, 800)]
     """
     k = len(winners)
+    if k == 1:  # one winner takes the whole pot, whatever the chip
+        return [(winners[0], amount)]
     unit = max(1, unit)
     share = (amount // (k * unit)) * unit
     left = amount - share * k

@@ -21,7 +21,10 @@ def showdown_order(start: int, folded: Sequence[bool]) -> tuple[int, ...]:
     """The positions still in, in the order they show or muck, from ``start``: the last
     aggressor on the river, else the first position left of the button (TDA 17)."""
     n = len(folded)
-    return tuple(j for j in ((start + k) % n for k in range(n)) if not folded[j])
+    if not n:
+        return ()
+    k = start % n
+    return tuple([j for j in (*range(k, n), *range(k)) if not folded[j]])
 
 
 def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
@@ -42,7 +45,7 @@ def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
         if len(elig) == 1:
             winners = elig
         else:
-            best = min(values[j] for j in elig)
+            best = min(map(values.__getitem__, elig))
             winners = [j for j in elig if values[j] == best]
         awards.append((amount, elig, split_pot(amount, winners, odd_chip)))
     return awards
