@@ -375,7 +375,7 @@ class TableCore:
         self.free_hand = False
         effects.append(ShoeCommand("mode", "deal"))
         if setup.bonus:
-            effects.append(Notice(f"Bonus {setup.bonus} in this pot"))
+            effects.append(Notice(f"Bonus {setup.bonus:,} in this pot"))
         effects.append(LogLine("INFO", f"hand {self.hand_number}: button {cfg.button}, blinds "
                                        f"{setup.small_blind}/{setup.big_blind}"
                                        f"{f' ante {setup.ante}' if setup.ante else ''}"))

@@ -165,4 +165,4 @@ def _spin_wheel(tour: Tournament, now: float) -> list[ClockAlert]:
     tour.wheel_spun_at = now
     tour.pending_bonus = tour.bonus_amount
     name = tour.structure.bonus_wheel.name if tour.structure.bonus_wheel else "Bonus"
-    return [tour._alert("bonus_wheel", now, f"{name}: {tour.bonus_amount} in the next hand's pot")]
+    return [tour._alert("bonus_wheel", now, f"{name}: {tour.bonus_amount:,} in the next hand's pot")]

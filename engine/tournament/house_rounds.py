@@ -84,7 +84,7 @@ def check_round_end(tour: Tournament, now: float) -> list[ClockAlert]:
     cut = 1 if final else q.advance
     notes = []
     if len(ranked) > cut and ranked[cut - 1].chips == ranked[cut].chips:
-        notes.append(f"tie at the cut ({ranked[cut - 1].chips} chips): decided by seat "
+        notes.append(f"tie at the cut ({ranked[cut - 1].chips:,} chips): decided by seat "
                      "order (our choice); the floor may correct it")
     for e in reversed(ranked):  # give places: the smallest stack gets the worst place
         e.out_order = tour.out_count() + 1

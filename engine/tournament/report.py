@@ -231,9 +231,9 @@ def clock_view(t: TournamentReading, now: float) -> ClockView:
     due = t.color_up_due()
     if due:
         notices.append("Color-up: remove the " + ", ".join(
-            f"{d} ({t.structure.color(d)})" for d in due) + " chips")
+            f"{d:,} ({t.structure.color(d)})" for d in due) + " chips")
     if t.pending_bonus:
-        notices.append(f"Bonus: {t.pending_bonus} in the next hand's pot")
+        notices.append(f"Bonus: {t.pending_bonus:,} in the next hand's pot")
     if t.heads_up_hands is not None and t.structure.heads_up_hand_limit and not t.finished:
         notices.append("Sudden-death hand" if t.sudden_death else
                        f"Heads-up hand {t.heads_up_hands + 1} of "

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import pygame
 
 from engine.views import ClockView, RoomView
-from pi_app.screens import column
+from pi_app.screens import column, notices
+from pi_app.screens.notices import ROW_GAP
 from pi_app.screens.room import draw_room_column
 from pi_app.screens.theme import (
     ACCENT,
     BG,
-    BLUE,
     GREEN,
     MUTED,
     ORANGE,
@@ -32,6 +32,7 @@ from pi_app.screens.theme import (
     Canvas,
     fmt_chips,
     fmt_clock,
+    legible_px,
 )
 
 PAUSED = "PAUSED"
@@ -104,21 +105,6 @@ def notices_of(clock: ClockView) -> tuple[str, ...]:
     return ((PAUSED,) if is_paused(clock) else ()) + rest
 
 
-def notice_colour(text: str) -> tuple[int, int, int]:
-    t = text.lower()
-    if t == "paused":
-        return ORANGE
-    if "colo" in t and "up" in t:
-        return BLUE
-    if "next hand" in t:
-        return ACCENT
-    if "late reg" in t and ("closed" in t or "closes" in t or "closing" in t):
-        return RED
-    if "late reg" in t:
-        return GREEN
-    return MUTED
-
-
 def time_text(clock: ClockView) -> str:
     """What the big time field shows: ``MM:SS``, or ``N HANDS`` on a hand-based level."""
     if clock.remaining_seconds is None and clock.hands_remaining is not None:
@@ -164,9 +150,9 @@ def next_level_text(clock: ClockView) -> tuple[str, str]:
 
 def players_text(clock: ClockView) -> tuple[str, str]:
     """(main, sub) of the PLAYERS box: ``"5 / 6"``; before anyone has registered ``"-"``
-    with the sub line "registration open" (never "0 / 0")."""
+    with the sub line "entries open" (never "0 / 0")."""
     if not clock.entrants:
-        return "-", "registration open" if clock.late_registration_open or not clock.started \
+        return "-", "entries open" if clock.late_registration_open or not clock.started \
             else ""
     return f"{clock.players_left} / {clock.entrants}", ""
 
@@ -225,7 +211,7 @@ def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Re
     cv.glyphs_px(text, "bold", cv.px(L.time_size), time_colour(clock), tr.center, "center",
                  max_width=tr.w, box=(BG, tr))
     if L.lines is not None:
-        return [tr, column.ticking_value(cv, lines_box(L, clock), break_row(clock),
+        return [tr, column.ticking_value(cv, lines_box(cv, L, clock), break_row(clock),
                                          break_text(clock))]
     br = _stat_value_rect(cv, L, BREAK_STAT)
     cv.glyphs_px(break_text(clock), "bold", cv.px(L.stat_value), TEXT, br.center, "center",
@@ -233,20 +219,46 @@ def draw_ticking(cv: Canvas, L: ClockLayout, clock: ClockView) -> list[pygame.Re
     return [tr, br]
 
 
-def lines_box(L: ClockLayout, clock: ClockView) -> tuple[float, float, float, float]:
+def lines_box(cv: Canvas, L: ClockLayout, clock: ClockView) -> tuple[float, float, float, float]:
     """The design rectangle of a ``lines`` layout's figures and places: from under the
-    notices drawn (so the room's places get the space of the notices not shown) to the
-    bottom of ``L.lines``."""
+    notices drawn (so the room's places get the space of the notices not shown, and give
+    a wrapped notice its lines) to the bottom of ``L.lines``."""
     assert L.lines is not None
     x, y, w, h = L.lines
-    n = len(notices_of(clock))
-    top = y + (_notice_rows(L, n) * n + 6 if n else 0)
+    drawn = notices.height(notice_pills(cv, L, notices_of(clock)))
+    top = y + (drawn + ROW_GAP + 6 if drawn else 0)
     return x, top, w, y + h - top
 
 
 def _notice_rows(L: ClockLayout, n: int) -> float:
     """Design height of one row of ``n`` stacked notices."""
     return min(L.notices[3] / max(1, n), L.notice_size * 1.9)
+
+
+#: the whole clock's notices, when they do not fit one row: stacked in the room between
+#: the ante line and the figures' boxes
+FULL_STACK = (30, 740, 1330, 112)
+
+
+def notice_pills(cv: Canvas, L: ClockLayout, shown: tuple[str, ...]) -> list[notices.Pill]:
+    """Where the notices ``shown`` go in layout ``L`` (see :mod:`pi_app.screens.notices`)."""
+    texts = tuple(n.upper() for n in shown)
+    if not texts:
+        return []
+    if L is FULL:
+        if notices.row_scale(cv, list(texts), L.notice_size, L.notices[2]) is not None:
+            return notices.plan(cv, L.notices, L.notice_size, texts, mode="row")
+        # the largest size down to the legible one at which the rows fit the room
+        size, floor = L.notice_size, legible_px("bold", cv.screen_h) / cv.s
+        while True:
+            n = len(notices.rows(cv, texts, size, FULL_STACK[2], pack=True))
+            if n * (size * 1.3 + ROW_GAP) <= FULL_STACK[3] or size <= floor:
+                break
+            size = max(floor, size - 2)
+        return notices.plan(cv, FULL_STACK, size, texts, mode="packed",
+                            row_h=max(FULL_STACK[3] / n, size * 1.3 + ROW_GAP))
+    return notices.plan(cv, L.notices, L.notice_size, texts, mode="stacked",
+                        row_h=_notice_rows(L, len(texts)))
 
 
 def break_row(clock: ClockView) -> int:
@@ -298,9 +310,9 @@ def draw_clock(cv: Canvas, clock: ClockView, layout: ClockLayout = FULL,
         ante = ante_text(clock.ante, clock.big_blind_ante)
         if ante:
             cv.text(ante, "bold", L.ante_size, TEXT, (mid, L.ante_y), "midtop", max_width=width)
-    _draw_notices(cv, L, notices_of(clock))
+    notices.draw(cv, notice_pills(cv, L, notices_of(clock)))
     if L.lines is not None:
-        column.draw_column(cv, lines_box(L, clock), stat_values(clock, room), clock, room,
+        column.draw_column(cv, lines_box(cv, L, clock), stat_values(clock, room), clock, room,
                            break_row(clock))
     else:
         _draw_stats(cv, L, stat_values(clock, room))
@@ -322,41 +334,3 @@ def _draw_stats(cv: Canvas, L: ClockLayout, values: tuple[tuple[str, str, str], 
         if sub:
             cv.text(sub, "bold", L.stat_label * 0.85, MUTED, (x + w / 2, y + h - 8),
                     "midbottom", max_width=w - 16)
-
-
-def _draw_notices(cv: Canvas, L: ClockLayout, notices: tuple[str, ...]) -> None:
-    if not notices:
-        return
-    x, y, w, h = L.notices
-    size = L.notice_size
-    pad = size * 0.6
-    pills = []
-    for n in notices:
-        surf_w = _text_w(cv, n.upper(), size)
-        pills.append((n.upper(), surf_w / cv.s + 2 * pad + 24))
-    if L is FULL:  # one centred row, shrinking if needed
-        gap = 24
-        total = sum(p[1] for p in pills) + gap * (len(pills) - 1)
-        k = min(1.0, w / total)
-        cx = x + (w - total * k) / 2
-        for text, pw in pills:
-            _pill(cv, (cx, y, pw * k, h), text, size * k)
-            cx += (pw + gap) * k
-    else:  # stacked rows
-        row_h = _notice_rows(L, len(pills))
-        for i, (text, pw) in enumerate(pills):
-            pw = min(pw, w)
-            _pill(cv, (x + (w - pw) / 2, y + i * row_h, pw, row_h - 8), text, size)
-
-
-def _text_w(cv: Canvas, text: str, size: float) -> int:
-    from pi_app.screens.theme import text_surface
-    return text_surface("bold", cv.px(size), text, TEXT).get_width()
-
-
-def _pill(cv: Canvas, box: tuple[float, float, float, float], text: str, size: float) -> None:
-    colour = notice_colour(text)
-    r = cv.rect(*box)
-    pygame.draw.rect(cv.surface, colour, r, border_radius=r.h // 2)
-    fg = (12, 12, 16) if colour != MUTED else BG
-    cv.text_px(text, "bold", cv.px(size), fg, r.center, "center", max_width=r.w - cv.px(16))

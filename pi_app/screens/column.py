@@ -22,7 +22,17 @@ import pygame
 
 from engine.table.views import ordinal
 from engine.views import ClockView, RoomView
-from pi_app.screens.theme import ACCENT, GREEN, MUTED, PANEL, TEXT, Canvas, fmt_chips
+from pi_app.screens.theme import (
+    ACCENT,
+    GREEN,
+    MUTED,
+    PANEL,
+    TEXT,
+    Canvas,
+    fmt_chips,
+    legible_px,
+    text_surface,
+)
 
 SIZE = 34      #: design pixels of every text in the lines
 LINE = 43      #: design pixels per line
@@ -120,7 +130,8 @@ def draw_column(cv: Canvas, box: tuple[float, float, float, float],
 
 
 def _line(cv: Canvas, x: float, y: float, w: float, line: Line) -> None:
-    """One line: the right part first, the left part in the width that is left."""
+    """One line: the right part first, the left part in the width that is left (a label on
+    the left is never cut: the right part, a name, is cut first)."""
     mid = y + LINE / 2
     inner = w - 2 * PAD - 12
     left_w = inner
@@ -129,8 +140,13 @@ def _line(cv: Canvas, x: float, y: float, w: float, line: Line) -> None:
                 max_width=w * 0.6 - PAD - 110)
         left_w = 90
     if line.right:
+        most = inner * (0.3 if line.middle else 0.75 if line.left else 1)
+        if line.left and not line.middle:  # the label stays whole: a long name gives way
+            label = text_surface("bold", max(cv.px(SIZE), legible_px("bold", cv.screen_h)),
+                                 line.left, TEXT).get_width() / cv.s
+            most = min(most, inner - label - 16)
         r = cv.text(line.right, "bold", SIZE, line.colour, (x + w - PAD - 6, mid), "midright",
-                    max_width=inner * (0.3 if line.middle else 0.75 if line.left else 1))
+                    max_width=most)
         left_w = min(left_w, inner - r.w / cv.s - 16)
     if line.left:
         cv.text(line.left, "bold", SIZE, line.left_colour, (x + PAD + 6, mid), "midleft",

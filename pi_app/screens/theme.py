@@ -196,11 +196,12 @@ class DrawnText:
     """One text as drawn: the text, the real rectangle of the rendered text (its height is
     the font's line box, about 1.17 times the font size) and ``minor`` (True for a text no
     player needs to read from the room: a seat's number on the felt, the director's
-    pairing panel and status strip)."""
+    pairing panel and status strip) and ``cut``."""
 
     text: str
     rect: pygame.Rect
     minor: bool = False
+    cut: bool = False  # True when the text did not fit its width and was cut with "…"
 
 
 class _Recorders(threading.local):
@@ -230,10 +231,10 @@ def record_texts() -> Iterator[list[DrawnText]]:
         _LOCAL.lists.remove(drawn)
 
 
-def note_text(text: str, rect: pygame.Rect, minor: bool = False) -> None:
+def note_text(text: str, rect: pygame.Rect, minor: bool = False, cut: bool = False) -> None:
     """Tell :func:`record_texts` about a text blitted without :meth:`Canvas.text_px`."""
     for rec in _LOCAL.lists:
-        rec.append(DrawnText(text, pygame.Rect(rect), minor))
+        rec.append(DrawnText(text, pygame.Rect(rect), minor, cut))
 
 
 @contextmanager
@@ -311,8 +312,10 @@ class Canvas:
         surf = fit_text(kind, max(size, floor), text, tuple(colour), max_width, floor)
         r = surf.get_rect(**{anchor: pos})
         self.surface.blit(surf, r)
-        if _LOCAL.lists:
-            note_text(text, r, minor)
+        if _LOCAL.lists:  # fit_text cuts a text only when it is too wide at the floor
+            cut = max_width is not None and \
+                text_surface(kind, floor, text, tuple(colour)).get_width() > max_width
+            note_text(text, r, minor, cut)
         return r
 
     def glyphs_px(self, text: str, kind: str, size: int, colour, pos: tuple[int, int],
