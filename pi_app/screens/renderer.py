@@ -57,11 +57,14 @@ Over = Callable[[pygame.Rect], None]
 
 def _static_clock(c: ClockView | None) -> ClockView | None:
     """The clock without its per-second fields: the two ticking texts (compared through
-    :func:`_ticking_key`) and ``estimated_end_seconds``, which no screen draws."""
+    :func:`_ticking_key`) and ``estimated_end_seconds``, which no screen draws.  It keeps
+    whether the level is timed (``remaining_seconds`` None or 0.0), which the PAUSED badge
+    reads (:func:`pi_app.screens.clock.is_paused`): the badge is drawn with the clock's
+    static parts, so a change of what it reads must redraw them, not the time alone."""
     if c is None:
         return None
-    return replace(c, remaining_seconds=None, seconds_to_break=None,
-                   estimated_end_seconds=None)
+    return replace(c, remaining_seconds=None if c.remaining_seconds is None else 0.0,
+                   seconds_to_break=None, estimated_end_seconds=None)
 
 
 def _ticking_key(c: ClockView | None) -> tuple:
