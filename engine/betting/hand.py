@@ -36,6 +36,7 @@ says what is legal), :class:`InvalidHandConfigError` for a bad config,
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -333,18 +334,20 @@ class Hand(HandFlow):
         ``seat``, when given, must be the seat to act (IllegalActionError)."""
         if seat is not None:
             self._named(seat)
-        err = self._raise_error(amount)
-        if err:
-            raise IllegalActionError(err)
         i = self._actor
+        rb = None if i is None or amount.__class__ is not int else self._raise_bounds(i)
+        if rb is None or not rb[0] <= amount <= rb[1]:  # not a plain legal int: the full check
+            err = self._raise_error(amount)
+            if err:
+                raise IllegalActionError(err)
         assert i is not None
         cur = self._cur
-        before = self._bet[i]
-        added = amount - before
-        self._stack[i] -= added
+        added = amount - self._bet[i]
+        left = self._stack[i] - added
+        self._stack[i] = left
         self._bet[i] = amount
         self._behind -= added
-        self._in_bets += amount - before
+        self._in_bets += added
         inc = amount - cur
         full = inc >= self._min_inc
         if full:
@@ -353,13 +356,21 @@ class Hand(HandFlow):
         self._acted[i] = True
         self._faced[i] = amount
         self._aggressor = i
-        all_in = self._stack[i] == 0
+        a = self._active
+        all_in = left == 0
         if all_in:
-            self._active.remove(i)
+            a.remove(i)
         seat = self._seats[i]
         self._ops.append((BetOrRaiseTo, seat, amount, added, all_in, full))
         self._voluntary.append((seat, "bet" if cur == 0 else "raise", added))
-        self._reopen(i)
+        # everyone else with chips behind now faces more than they put in: to act again,
+        # in order from the raiser's left (the one to act last first)
+        k = bisect_right(a, i)
+        t = a[k:] + a[:k]
+        if t and t[-1] == i:
+            t.pop()
+        t.reverse()
+        self._to_act = t
         self._advance()
 
     def actions_in_turn(self) -> tuple[tuple[int, str, int], ...]:

@@ -16,7 +16,7 @@ players not folded with chips behind), and popped as each player acts.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, insort
 from operator import add
 
 from engine.betting.hand_state import COMPLETE, PREFLOP, RIVER, SHOWDOWN, HandState
@@ -51,18 +51,10 @@ class HandFlow(HandState):
         t = a[k:] + a[:k]
         t.reverse()
         self._to_act = t
-        self._next_actor()
-
-    def _reopen(self, i: int) -> None:
-        """After a bet or raise by position ``i``: everyone else with chips behind faces
-        more than they put in, so is to act again, in order from the raiser's left."""
-        a = self._active
-        k = bisect_right(a, i)
-        t = a[k:] + a[:k]
-        if t and t[-1] == i:
-            t.pop()
-        t.reverse()
-        self._to_act = t
+        if t and len(a) >= 2:
+            self._actor = t[-1]
+        else:
+            self._next_actor()
 
     def _next_actor(self) -> None:
         """The seat to act is the next of :attr:`_to_act` (the players still to act this
@@ -103,9 +95,13 @@ class HandFlow(HandState):
 
     def _collect(self) -> None:
         bet = self._bet
+        total = sum(bet)
+        if not total:  # no bet this round: nothing to return or collect
+            return
         ret = uncalled(bet)
         if ret is not None:
             i, amt = ret
+            total -= amt
             bet[i] -= amt
             self._stack[i] += amt
             self._in_bets -= amt
@@ -113,7 +109,6 @@ class HandFlow(HandState):
             if self._stack[i] == amt and not self._folded[i]:
                 insort(self._active, i)
             self._ops.append((ReturnUncalled, self._seats[i], amt))
-        total = sum(bet)
         if total:
             self._committed = list(map(add, self._committed, bet))
             self._bet = [0] * self._n
