@@ -406,8 +406,11 @@ class Hand(HandFlow):
 
     def show(self, seat: int) -> None:
         """``seat`` tables its hand at showdown."""
-        self.verify_show(seat)
-        i = self._index[seat]
+        i = self._index.get(seat)
+        if i is None or self._shown[i] or self._mucked[i] or self._street != SHOWDOWN \
+                or i not in self._sd_order:
+            self.verify_show(seat)  # raises IllegalActionError, saying why
+            i = self._index[seat]
         self._shown[i] = True
         self._ops.append((ShowHand, seat, self._hole[i], False))
         self._maybe_award()

@@ -48,9 +48,13 @@ def build_pots(contributions: Sequence[int], live: Sequence[bool],
         merge down into the top pot).  Empty when there is nothing to layer.
     """
     levels = sorted({c for c, lv in zip(contributions, live, strict=True) if lv and c > 0})
+    n = len(contributions)
+    if len(levels) == 1:  # every live player put in as much (nobody all-in for less): one pot
+        level = levels[0]
+        return [(sum(contributions) + dead,
+                 [i for i in range(n) if live[i] and contributions[i] >= level])]
     pots: list[tuple[int, list[int]]] = []
     prev = 0
-    n = len(contributions)
     for level in levels:
         amount = 0
         for c in contributions:
