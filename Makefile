@@ -15,6 +15,7 @@ STAMP := $(VENV)/.installed-stamp
 # The Pi's locked versions (systemd/requirements.lock, without its hashes) constrain the
 # test environment, so CI tests what the Pi installs.
 $(STAMP): pyproject.toml systemd/requirements.lock
+	@echo "Setting up $(VENV): installing the dependencies (a minute or two, once)"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	grep -E '^[A-Za-z0-9]' systemd/requirements.lock | sed -e 's/[ \\]*$$//' > $(VENV)/constraints.txt

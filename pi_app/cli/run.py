@@ -108,7 +108,8 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       show_window=window, headless=not window, profile=config.house_profile,
                       layout=config.tv_layout, tv_size=(config.tv_width, config.tv_height),
                       speed=args.speed if window else None, name=config.name,
-                      accept_journal_loss=args.accept_journal_loss and resume)
+                      accept_journal_loss=args.accept_journal_loss and resume,
+                      progress=_progress_line)
     try:
         summary = run_sim(opts)
     except KeyboardInterrupt as exc:
@@ -127,6 +128,11 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     print(json.dumps(summary, sort_keys=True))
     sys.stdout.flush()
     return 0
+
+
+def _progress_line(line: str) -> None:
+    """A line of progress on stderr (stdout ends with the JSON summary), at once."""
+    print(line, file=sys.stderr, flush=True)
 
 
 def _check_sim_options(config, args: argparse.Namespace) -> tuple[int, Path, Path]:

@@ -22,6 +22,7 @@ import os
 import queue
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +35,7 @@ from pi_app.service.clock_source import RealClock, VirtualClock
 from pi_app.service.devices import DeviceSettings, wire_devices
 from pi_app.service.wiring import build_service
 from pi_app.sim.policy import LateEntry, Step, next_step, step_event
+from pi_app.sim.progress import Progress
 
 log = logging.getLogger("pokertable.sim")
 
@@ -77,6 +79,8 @@ class SimOptions:
     speed: float | None = None
     name: str | None = None  # the table's name on the TV (default "sim-<preset>")
     accept_journal_loss: bool = False  # resume a journal that lost records, knowingly
+    #: called with a line of progress at each new level and every 25 hands (None: silent)
+    progress: Callable[[str], None] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -256,6 +260,7 @@ class Simulation:
         else:
             self.service.attach(self.devices)
         self.steps = 0
+        self.progress = None if opts.progress is None else Progress(opts.progress)
 
     @property
     def core(self) -> TableCore:
@@ -300,6 +305,8 @@ class Simulation:
                 rejected = self.loop.counts["rejected"]
                 self._perform(step)
                 self.steps += 1
+                if self.progress is not None:
+                    self.progress.update(self.core.tournament)
                 stuck = stuck + 1 if self.loop.counts["rejected"] > rejected else 0
                 if stuck >= 20:
                     raise SimError(f"the simulation is stuck: the table keeps refusing "
