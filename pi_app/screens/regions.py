@@ -14,8 +14,10 @@ same place.  :func:`draw_layer` draws a whole layer and keeps where each region 
    went away;
 2. the dirty rectangles are merged where they overlap (into their union when more than
    :data:`MAX_PASSES` are left);
-3. in each, under a clip: the background, every region that overlaps it in order, then
-   what lies over the layer (the caller's ``after``: the frame's overlays).  A changed
+3. in each, under a clip: the background (not inside the ``opaque`` rect of a region
+   drawn there: that region covers it whatever lies under it), every region that overlaps
+   it in order, then what lies over the layer (the caller's ``after``: the frame's
+   overlays).  A changed
    region is placed as it is drawn there (its faces; a rectangle other than the one
    measured makes the caller draw the whole frame).
 
@@ -61,6 +63,10 @@ class Region:
     #: box of a fixed size placed by the arguments; an empty rect: ``draw`` draws nothing);
     #: None: the region is measured by drawing it under an empty clip
     where: Callable[..., pygame.Rect] | None = None
+    #: ``opaque(cv, *args) -> Rect``: a rect that ``draw`` covers with opaque pixels
+    #: whatever lies under it (a panel's inside); a partial redraw does not put the
+    #: background there.  None: no such rect
+    opaque: Callable[..., pygame.Rect] | None = None
 
 
 @dataclass(frozen=True)
@@ -191,8 +197,12 @@ def _draw_clipped(layer: Layer, placed: dict[Hashable, Placed], rects: list[pyga
     saved_clip = surf.get_clip()
     try:
         for clip in rects:
+            holes = [p.region.opaque(cv, *p.region.args) for p in placed.values()
+                     if p.region.opaque is not None and p.rect.colliderect(clip)]
+            for piece in subtract(clip, holes):  # the regions drawn cover the holes
+                surf.set_clip(piece)
+                layer.background(cv)
             surf.set_clip(clip)
-            layer.background(cv)
             for name, p in list(placed.items()):
                 if p.rect.colliderect(clip):
                     drawn = place(cv, p.region)
@@ -232,6 +242,26 @@ def _changes(layer: Layer, regions: list[Region]
                 return None
             old.append(was.rect)
     return changed, old
+
+
+def subtract(rect: pygame.Rect, holes: list[pygame.Rect]) -> list[pygame.Rect]:
+    """Rects that do not overlap and cover the pixels of ``rect`` outside every one of
+    ``holes``."""
+    out = [pygame.Rect(rect)]
+    for hole in holes:
+        rest = []
+        for r in out:
+            h = r.clip(hole)
+            if not (h.w and h.h):
+                rest.append(r)
+                continue
+            rest += [x for x in (pygame.Rect(r.x, r.y, r.w, h.y - r.y),
+                                 pygame.Rect(r.x, h.bottom, r.w, r.bottom - h.bottom),
+                                 pygame.Rect(r.x, h.y, h.x - r.x, h.h),
+                                 pygame.Rect(h.right, h.y, r.right - h.right, h.h))
+                     if x.w > 0 and x.h > 0]
+        out = rest
+    return out
 
 
 def merge_rects(rects: list[pygame.Rect]) -> list[pygame.Rect]:

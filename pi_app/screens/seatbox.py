@@ -32,6 +32,7 @@ from pi_app.screens.theme import (
 )
 
 SEAT_W, SEAT_H = 390, 164
+BOX_RADIUS = 16  #: design px of a box's rounded corners (inside them the box is opaque)
 SMALL_CARD = (52, 74)
 
 #: the band at the bottom of a box: (text, background or None, text colour)
@@ -113,7 +114,7 @@ def _box(cv: Canvas, s: SeatPublic, *, acting: bool, won: bool, offline: bool,
     folded = s.status in ("folded", "out")
     fill = PANEL if not folded else (18, 22, 30)
     edge = ACCENT if acting else GREEN if won else RED if offline else PANEL_EDGE
-    cv.panel(cv.rect(0, 0, SEAT_W, SEAT_H), fill=fill, edge=edge, radius=16,
+    cv.panel(cv.rect(0, 0, SEAT_W, SEAT_H), fill=fill, edge=edge, radius=BOX_RADIUS,
              width=7 if (acting or won or offline) else 3)
     # cards on the left: faces only from shown_cards, backs for unrevealed hands; a seat
     # without cards gives their space to its name and stack

@@ -23,6 +23,7 @@ from engine.wording import words
 from pi_app.screens.cardart import draw_face, draw_slot
 from pi_app.screens.regions import Layer, Region, bounds, draw_layer
 from pi_app.screens.seatbox import (
+    BOX_RADIUS,
     SEAT_H,
     SEAT_W,
     Band,
@@ -146,7 +147,8 @@ def table_regions(cv: Canvas, view: TablePublicView,
         regions.append(Region(("bet", s.seat), _draw_bet,
                               (_markers(s), s.bet, x, y, clear, board)))
         regions.append(Region(("seat", s.seat), _draw_seat,
-                              (s, x, y, acting, bool(marks[0]), offline, band), _seat_rect))
+                              (s, x, y, acting, bool(marks[0]), offline, band), _seat_rect,
+                              _seat_opaque))
         if above:
             badges.append(Region(("badges", s.seat), _draw_badges, (x, y, *marks)))
     return cv, regions + badges
@@ -343,6 +345,14 @@ def _draw_seat(cv: Canvas, s: SeatPublic, x: float, y: float, acting: bool, won:
 def _seat_rect(cv: Canvas, s: SeatPublic, x: float, y: float, *_look: object) -> pygame.Rect:
     """The real rect of the box of ``s`` centred on design (x, y), without drawing it."""
     return cv.rect(x - SEAT_W / 2, y - SEAT_H / 2, SEAT_W, SEAT_H)
+
+
+def _seat_opaque(cv: Canvas, s: SeatPublic, x: float, y: float,
+                 *_look: object) -> pygame.Rect:
+    """The part of the box of ``s`` that covers whatever lies under it: the whole box but
+    the rows of its rounded corners (:data:`BOX_RADIUS`, and a pixel more)."""
+    inset = cv.px(BOX_RADIUS) + 1
+    return _seat_rect(cv, s, x, y).inflate(0, -2 * inset)
 
 
 def _n_results(view: TablePublicView) -> int:

@@ -17,7 +17,15 @@ from engine.cards import parse_cards
 from engine.table.core import TableCore, TableSettings
 from engine.views import ScreenState
 from pi_app.screens import ScreenRenderer, render_frame
-from pi_app.screens.regions import Layer, Region, bounds, draw_layer, merge_rects, redraw_layer
+from pi_app.screens.regions import (
+    Layer,
+    Region,
+    bounds,
+    draw_layer,
+    merge_rects,
+    redraw_layer,
+    subtract,
+)
 from pi_app.screens.render import SPLIT_CLOCK_W
 from pi_app.screens.samples import CLOCK, busiest_state
 from pi_app.screens.theme import Canvas
@@ -186,6 +194,20 @@ def test_merged_rects_do_not_overlap_and_cover_the_dirty_ones():
     assert all(any(m.contains(d) for m in merged) for d in dirty)
     assert len(merged) == 2
     assert bounds([]).size == (0, 0) and bounds([pygame.Rect(1, 1, 0, 5)]).size == (0, 0)
+
+
+def test_the_rects_left_by_subtract_cover_exactly_the_pixels_outside_the_holes():
+    rect = pygame.Rect(10, 10, 60, 40)
+    holes = [pygame.Rect(20, 0, 10, 100), pygame.Rect(40, 20, 10, 10), pygame.Rect(0, 45, 200, 3),
+             pygame.Rect(100, 100, 5, 5)]
+    pieces = subtract(rect, holes)
+    assert all(not a.colliderect(b) for i, a in enumerate(pieces) for b in pieces[i + 1:])
+    covered = {(x, y) for p in pieces for x in range(p.left, p.right)
+               for y in range(p.top, p.bottom)}
+    outside = {(x, y) for x in range(rect.left, rect.right) for y in range(rect.top, rect.bottom)
+               if not any(h.collidepoint(x, y) for h in holes)}
+    assert covered == outside
+    assert subtract(rect, []) == [rect] and subtract(rect, [rect.inflate(2, 2)]) == []
 
 
 def _new_stack_and_pot(state: ScreenState, i: int) -> ScreenState:

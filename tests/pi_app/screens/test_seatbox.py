@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pygame
 
+from engine.cards import parse_cards
 from engine.views import SeatPublic, TablePublicView
 from pi_app.screens.parts import PARTS, make_part
 from pi_app.screens.seatbox import (
@@ -19,8 +20,8 @@ from pi_app.screens.seatbox import (
     draw_seat_box,
     seat_band,
 )
-from pi_app.screens.table import draw_table, seat_positions
-from pi_app.screens.theme import Canvas, record_texts
+from pi_app.screens.table import _seat_opaque, draw_table, seat_positions
+from pi_app.screens.theme import TEXT, Canvas, record_texts
 
 
 def _name_left(view: TablePublicView, seat: int) -> float:
@@ -114,3 +115,28 @@ def test_a_box_whose_stack_alone_changed_is_blitted_again_with_its_new_stack():
     for seat in all_in:
         for band in bands:
             assert _box_pixels(seat, band)[0] == _box_pixels(seat, band, apart=False)[0]
+
+
+def test_inside_its_opaque_rect_a_box_covers_whatever_lies_under_it():
+    """A partial redraw puts no felt inside a box's opaque rect (``_seat_opaque``): there
+    the box's pixels must not depend on what was under it, in every look and size."""
+    looks = [(SeatPublic(3, "Ann", 5_000, has_cards=True), {"acting": True}),
+             (SeatPublic(3, "Bob", 0, status="all_in", shown_cards=parse_cards("AhKd")),
+              {"won": True}),
+             (SeatPublic(3, "Cy", 5_000, status="folded"), {"offline": True}),
+             (SeatPublic(3, "", 5_000, status="out"), {})]
+    for size in ((1920, 1080), (1280, 720)):
+        for seat, marks in looks:
+            flags = {"acting": False, "won": False, "offline": False, **marks}
+            drawn = []
+            for under in ((255, 255, 255), (0, 0, 0)):
+                surf = pygame.Surface(size)
+                surf.fill(under)
+                cv = Canvas(surf)
+                rect = draw_seat_box(cv, seat, 700, 400, band=("ALL IN", (200, 0, 0), TEXT),
+                                     **flags)
+                opaque = _seat_opaque(cv, seat, 700 + SEAT_W / 2, 400 + SEAT_H / 2)
+                assert rect.contains(opaque) and opaque.h > rect.h * 0.7
+                drawn.append(pygame.image.tobytes(surf.subsurface(opaque), "RGB"))
+                assert surf.get_at(rect.topleft)[:3] == under  # a rounded corner shows it
+            assert drawn[0] == drawn[1], (size, seat)
