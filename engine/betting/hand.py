@@ -119,15 +119,16 @@ class Hand(HandFlow):
     def deal_hole(self, seat: int, card: Card) -> None:
         """Deal ``card`` face down to ``seat`` (clockwise from left of the button, two rounds)."""
         q = self._queue
-        if not (q and q[0][1] == seat and q[0][0] == "hole" and card.__class__ is Card
-                and card.id not in self._seen):
+        seen = self._seen
+        if not (q and (due := q[0])[1] == seat and due[0] == "hole" and card.__class__ is Card
+                and (cid := card.id) not in seen):
             self.verify_deal_hole(seat, card)
+            cid = card.id
         del q[0]
         i = self._index[seat]
         self._hole[i] += (card,)
-        cid = card.id
         self._hole_ids[i] += _ID1[cid]
-        self._seen.add(cid)
+        seen.add(cid)
         self._ops.append((DealHole, seat, card))
         if not q:  # the last card due: betting opens, or the round ends (chips move)
             self._after_card()
@@ -169,12 +170,14 @@ class Hand(HandFlow):
     def burn(self, card: Card) -> None:
         """Burn ``card`` (one before each of flop, turn, river; TDA 38)."""
         q = self._queue
+        seen = self._seen
         if not (q and q[0][0] == "burn" and card.__class__ is Card
-                and card.id not in self._seen):
+                and (cid := card.id) not in seen):
             self.verify_burn(card)
+            cid = card.id
         del q[0]
         self._burns.append(card)
-        self._seen.add(card.id)
+        seen.add(cid)
         self._ops.append((Burn, card))
         if not q:
             self._after_card()
@@ -190,14 +193,15 @@ class Hand(HandFlow):
     def deal_board(self, card: Card) -> None:
         """Turn ``card`` face up on the board."""
         q = self._queue
+        seen = self._seen
         if not (q and q[0][0] == "board" and card.__class__ is Card
-                and card.id not in self._seen):
+                and (cid := card.id) not in seen):
             self.verify_deal_board(card)
+            cid = card.id
         del q[0]
         self._board.append(card)
-        cid = card.id
         self._board_ids += _ID1[cid]
-        self._seen.add(cid)
+        seen.add(cid)
         self._ops.append((DealBoard, card))
         if not q:
             self._after_card()

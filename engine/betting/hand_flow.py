@@ -38,18 +38,23 @@ class HandFlow(HandState):
     __slots__ = ()
 
     def _after_card(self) -> None:
-        """The last card due is dealt: the betting opens, or the round ends (chips move)."""
+        """The last card due is dealt: the betting opens, or the round ends (chips move);
+        then the chips are checked (:meth:`_check`; inline while the hand goes on)."""
         self._begin_betting()
-        self._check()
+        if self._street == COMPLETE or self._behind + self._in_bets + self._pot_total \
+                + self._voided_bonus != self._total:
+            self._check()
 
     def _begin_betting(self) -> None:
         """Open a betting round: every player not folded with chips behind is to act, in
         order from the round's first position (preflop: :attr:`preflop_first_seat`)."""
-        start = self._preflop_start if self._street == PREFLOP else 0
         a = self._active
-        k = bisect_left(a, start)
-        t = a[k:] + a[:k]
-        t.reverse()
+        if self._street == PREFLOP:
+            k = bisect_left(a, self._preflop_start)
+            t = a[k:] + a[:k]
+            t.reverse()
+        else:  # from the first position left of the button: the last to act first
+            t = a[::-1]
         self._to_act = t
         if t and len(a) >= 2:
             self._actor = t[-1]
