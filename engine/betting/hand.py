@@ -417,7 +417,9 @@ class Hand(HandFlow):
             i = self._index[seat]
         self._shown[i] = True
         self._ops.append((ShowHand, seat, self._hole[i], False))
-        self._maybe_award()
+        self._sd_pending -= 1
+        if not self._sd_pending:  # the last hand to show or muck: the pots are awarded
+            self._award()  # (a show leaves as many hands not mucked: at least two)
         self._check()
 
     def can_muck(self, seat: int) -> bool:
@@ -434,6 +436,7 @@ class Hand(HandFlow):
         i = self._index[seat]
         self._mucked[i] = True
         self._ops.append((MuckHand, seat))
+        self._sd_pending -= 1
         self._maybe_award()
         self._check()
 

@@ -155,6 +155,7 @@ class HandFlow(HandState):
         self._street = SHOWDOWN
         start = self._aggressor if self._aggressor is not None else 0
         order = self._sd_order = showdown_order(start, self._folded)
+        self._sd_pending = len(order)
         stack = self._stack
         if 0 in [stack[j] for j in order]:  # all-in: every hand is tabled (TDA 16)
             for j in order:

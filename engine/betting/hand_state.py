@@ -46,7 +46,8 @@ class HandState:
         "_committed", "_dead", "_pot_total", "_behind", "_in_bets", "_ops", "_made",
         "_folded", "_mucked", "_shown", "_acted", "_faced", "_hole", "_board", "_burns",
         "_hole_ids", "_board_ids", "_seen", "_voluntary", "_voided_bonus", "_total",
-        "_street", "_actor", "_to_act", "_aggressor", "_sd_order", "_awards", "_void_reason",
+        "_street", "_actor", "_to_act", "_aggressor", "_sd_order", "_sd_pending", "_awards",
+        "_void_reason",
         "_min_bet", "_cur", "_min_inc", "_preflop_start", "_n_live", "_active", "_queue")
 
     def __init__(self, config: HandConfig) -> None:
@@ -91,6 +92,8 @@ class HandState:
         self._to_act: list[int] = []
         self._aggressor: int | None = None
         self._sd_order: tuple[int, ...] = ()
+        #: the hands of :attr:`_sd_order` neither shown nor mucked yet
+        self._sd_pending = 0
         self._awards: list[Award] = []
         self._void_reason: str | None = None
         bb_chips = cfg.big_blind
@@ -389,7 +392,7 @@ class HandState:
         h._voided_bonus, h._void_reason = self._voided_bonus, self._void_reason
         h._street, h._actor, h._aggressor = self._street, self._actor, self._aggressor
         h._cur, h._min_inc, h._n_live = self._cur, self._min_inc, self._n_live
-        h._sd_order = self._sd_order
+        h._sd_order, h._sd_pending = self._sd_order, self._sd_pending
         h._stack = self._stack[:]
         h._bet = self._bet[:]
         h._committed = self._committed[:]

@@ -9,6 +9,7 @@ docs/rules.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 
 from engine.betting.pots import build_pots, split_pot
 from engine.evaluation import showdown_values
@@ -36,7 +37,7 @@ def award_pots(committed: Sequence[int], live: Sequence[bool], dead: int,
     position's hole card ids) and ``board_ids`` are the ids the hand kept as it dealt its
     cards, which the deal has checked (five board cards, two a live position, no card
     twice): they are evaluated unchecked (:func:`engine.evaluation.showdown_values`)."""
-    contenders = [j for j in range(len(live)) if live[j]]
+    contenders = list(compress(range(len(live)), live))
     values: dict[int, int] = {}
     if len(contenders) > 1:  # the dealt cards' ids, checked as dealt: one native call a hand
         values = showdown_values(board_ids, hole_ids, contenders)
