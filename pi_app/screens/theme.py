@@ -136,6 +136,25 @@ def glyph_on(kind: str, size: int, char: str, colour: tuple[int, int, int],
     return GLYPHS.get(key, make)
 
 
+#: real px: SDL's fill of 32-bit pixels on x86 writes each row with streaming stores
+#: of whole cache lines from the row's first 64-byte boundary; a row that starts off such
+#: a boundary costs several times more (a 580x170 fill 137 us against 21 us)
+COLUMN = 16
+
+
+def fill_columns(surface: pygame.Surface, colour: tuple[int, int, int],
+                 r: pygame.Rect) -> None:
+    """``surface.fill(colour, r)`` in two fills: the columns before the first multiple of
+    :data:`COLUMN` (too few for the streaming stores), then the rest from it (the same
+    pixels, most of them on the fast path)."""
+    x1 = -(-r.x // COLUMN) * COLUMN
+    if r.x < x1 < r.right:
+        surface.fill(colour, (r.x, r.y, x1 - r.x, r.h))
+        surface.fill(colour, (x1, r.y, r.right - x1, r.h))
+    else:
+        surface.fill(colour, r)
+
+
 def glyph_run(kind: str, size: int, text: str, colour: tuple[int, int, int],
               max_width: int | None = None, floor: int = 8,
               on: tuple[tuple[int, int, int], pygame.Surface] | None = None
@@ -336,7 +355,7 @@ class Canvas:
         setattr(r, anchor, pos)
         saved = surf.get_clip()
         if box is not None:
-            surf.fill(box[0], box[1])
+            fill_columns(surf, box[0], box[1])
             surf.set_clip(box[1].clip(saved))
         x = r.x
         try:

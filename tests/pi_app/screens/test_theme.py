@@ -7,7 +7,7 @@ from __future__ import annotations
 import pygame
 import pytest
 
-from pi_app.screens.theme import BG, PANEL, TEXT, Canvas
+from pi_app.screens.theme import BG, PANEL, TEXT, Canvas, fill_columns
 
 
 def _drawn(box: bool, text: str, colour, bg, rect: pygame.Rect,
@@ -41,3 +41,16 @@ def test_a_text_too_wide_for_its_box_shrinks_as_the_alpha_glyphs_do():
     rect = pygame.Rect(40, 50, 200, 130)
     assert _drawn(True, "1:02:03", TEXT, PANEL, rect) == _drawn(False, "1:02:03", TEXT, PANEL,
                                                                rect)
+
+
+def test_a_fill_in_columns_gives_the_pixels_of_one_fill():
+    for x, w in ((0, 40), (3, 40), (17, 5), (17, 60), (31, 1), (32, 33)):
+        for clip in (None, pygame.Rect(20, 2, 30, 9)):
+            one, two = pygame.Surface((100, 20)), pygame.Surface((100, 20))
+            for surf in (one, two):
+                surf.fill((9, 8, 7))
+                surf.set_clip(clip)
+            r = pygame.Rect(x, 3, w, 11)
+            one.fill((200, 100, 50), r)
+            fill_columns(two, (200, 100, 50), r)
+            assert pygame.image.tobytes(one, "RGB") == pygame.image.tobytes(two, "RGB"), (x, w)
