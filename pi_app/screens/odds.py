@@ -54,15 +54,13 @@ def draw_odds(cv: Canvas, view: OddsView, docked: bool = False) -> pygame.Rect:
     """Draw the odds panel for ``view`` and return its real rect: centred across the bottom
     of the screen, or ``docked`` in the bottom right corner (its outer edges just off the
     screen), over the table's part of the split layout and its hand's corner.  Drawn once
-    per view (:mod:`pi_app.screens.parts`): the odds change only with a card.  Not run-length
-    encoded: a new view is blitted a few times only, and encoding its 0.7 million pixels
-    cost more (about 1-3 ms, at its first blit) than those blits save."""
+    per view (:mod:`pi_app.screens.parts`): the odds change only with a card."""
     h = panel_height(view)
     x, y = (1920 - PANEL_W) / 2, 1080 - h - 20
     if docked:
         x, y = 1920 - PANEL_W + 12, 1080 - h + 12
     return blit_part(cv, ("odds", view, docked), cv.rect(x, y, PANEL_W, h), (PANEL_W, h),
-                     lambda pc: _panel(pc, view, h, docked), rle=False)
+                     lambda pc: _panel(pc, view, h, docked))
 
 
 def _panel(cv: Canvas, view: OddsView, h: int, docked: bool) -> None:

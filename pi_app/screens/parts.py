@@ -46,29 +46,27 @@ PARTS: ByteLRU[Part] = ByteLRU(BUDGETS["parts"], lambda p: surface_bytes(p.surfa
 
 
 def make_part(cv: Canvas, size: tuple[int, int], design: tuple[float, float],
-              draw: Callable[[Canvas], object], rle: bool = True) -> Part:
+              draw: Callable[[Canvas], object]) -> Part:
     """Draw a part of real ``size`` and ``design`` size at the scale of ``cv``:
-    ``draw(pc)`` draws it in ``pc``'s design pixels, (0, 0) its top left corner.  ``rle``:
-    the colour key run-length encoded (at its first blit), which makes later blits
-    cheaper; not worth it for a large part blitted only a few times."""
+    ``draw(pc)`` draws it in ``pc``'s design pixels, (0, 0) its top left corner."""
     surf = pygame.Surface(size)
     surf.fill(KEY)
     pc = Canvas(surf, surf.get_rect(), design, faces=[], scale=cv.s, screen_h=cv.screen_h)
     pc.ox, pc.oy = 0, 0
     with texts_apart() as drawn:
         draw(pc)
-    surf.set_colorkey(KEY, pygame.RLEACCEL if rle else 0)
+    surf.set_colorkey(KEY, pygame.RLEACCEL)
     return Part(surf, tuple(pc.faces), tuple(drawn))
 
 
 def blit_part(cv: Canvas, key: Hashable, rect: pygame.Rect, design: tuple[float, float],
-              draw: Callable[[Canvas], object], rle: bool = True) -> pygame.Rect:
+              draw: Callable[[Canvas], object]) -> pygame.Rect:
     """Blit the part ``key`` (made by :func:`make_part` the first time) with its top left
     corner at the real rect ``rect``'s, tell its faces and texts, and return ``rect``.
     The key must hold every value the drawing reads; the scale and the screen's height
-    are added to it here.  ``rle``: see :func:`make_part`."""
+    are added to it here."""
     part = PARTS.get((key, rect.size, design, cv.s, cv.screen_h),
-                     lambda: make_part(cv, rect.size, design, draw, rle))
+                     lambda: make_part(cv, rect.size, design, draw))
     cv.surface.blit(part.surface, rect.topleft)
     cv.faces.extend(part.faces)
     for t in part.texts:
