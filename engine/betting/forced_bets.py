@@ -119,12 +119,16 @@ def post_forced(cfg: HandConfig, seats: list[int], sb: int | None,
         pot_total = 0
     dead = 0
     if sb is not None:
-        a = min(cfg.small_blind, st[sb])
+        a = cfg.small_blind
+        if a > st[sb]:  # short: all-in
+            a = st[sb]
         st[sb] -= a
         bet[sb] += a
         ops.append((PostBlind, seats[sb], a, "small_blind"))
     if bb is not None:
-        a = min(cfg.big_blind, st[bb])
+        a = cfg.big_blind
+        if a > st[bb]:
+            a = st[bb]
         st[bb] -= a
         bet[bb] += a
         ops.append((PostBlind, seats[bb], a, "big_blind"))

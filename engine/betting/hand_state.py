@@ -290,8 +290,9 @@ class HandState:
 
     def _recount(self) -> None:
         """Every stack and bet counted: the totals kept by the movements are the table's."""
-        if (sum(self._stack), sum(self._bet)) != (self._behind, self._in_bets) \
-                or self.total_chips() != self._total:
+        behind, in_bets = sum(self._stack), sum(self._bet)
+        if behind != self._behind or in_bets != self._in_bets \
+                or behind + in_bets + self._pot_total + self._voided_bonus != self._total:
             raise ChipConservationError(
                 f"chips do not add up: {self.total_chips()} on the table, {self._total} "
                 f"expected; {self._behind} behind and {self._in_bets} in bets as moved, "
@@ -325,8 +326,7 @@ class HandState:
         if self.config.raise_rule == "double" and 2 * cur > lo:
             lo = 2 * cur
         hi = stack + bet
-        lo = min(lo, hi)
-        return lo, hi
+        return (lo if lo < hi else hi), hi
 
     def legal_actions(self) -> LegalActions:
         """What the seat to act may do now (all False/None when nobody is to act)."""

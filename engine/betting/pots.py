@@ -120,7 +120,8 @@ def uncalled(bets: Sequence[int]) -> tuple[int, int] | None:
     """
     if len(bets) < 2:
         return (0, bets[0]) if bets and bets[0] > 0 else None
-    *_, second, first = sorted(bets)
+    ordered = sorted(bets)
+    first, second = ordered[-1], ordered[-2]
     if first > second and first > 0:
-        return bets.index(first), first - max(second, 0)
+        return bets.index(first), first - (second if second > 0 else 0)
     return None
