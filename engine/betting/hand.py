@@ -457,6 +457,7 @@ class Hand(HandFlow):
         self._queue = []
         self._void_reason = str(reason)
         self._street = COMPLETE
+        self.is_complete = True
         self._ops.append((VoidHand, str(reason)))
         self._check()
 

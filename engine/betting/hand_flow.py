@@ -149,6 +149,7 @@ class HandFlow(HandState):
         self._awards.append((amount, [w], [(w, amount)]))
         self._ops.append((AwardPot, 0, self._seats[w], amount))
         self._street = COMPLETE
+        self.is_complete = True
 
     # ------------------------------------------------------------------ showdown
     def _start_showdown(self) -> None:
@@ -186,3 +187,4 @@ class HandFlow(HandState):
             self._awards.append(award)
         self._pot_total = 0
         self._street = COMPLETE
+        self.is_complete = True
