@@ -209,6 +209,11 @@ class Client:
 
             try:
                 self._token = ctl_token(self.state_dir)
+            except FileNotFoundError:
+                raise CtlRefused(f"{self.state_dir}: not the state folder of a table that has "
+                                 "run its console (no console-tokens.db there): set "
+                                 "STATE_DIRECTORY or the config's state.directory to the "
+                                 "running table's") from None
             except (OSError, sqlite3.Error) as exc:
                 why = getattr(exc, "strerror", None) or exc
                 raise CtlRefused(f"{self.state_dir}: cannot keep ctl's token there ({why}): "
@@ -239,6 +244,10 @@ class Client:
             doc = json.loads(text)
         except ValueError:
             doc = {"error": text.strip()[:200]}
+        if status == 401:
+            raise CtlRefused(f"{doc.get('error', 'refused')} (HTTP 401): the console at "
+                             f"{self.base} does not know ctl's token from {self.state_dir}; "
+                             "is that the running table's state folder?")
         if status != 200:
             raise CtlRefused(f"{doc.get('error', 'refused')} (HTTP {status})")
         return doc

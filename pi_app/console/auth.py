@@ -12,6 +12,7 @@ valid :data:`PAIRING_SECONDS`, good for one pairing.  Wrong codes are limited to
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import os
@@ -62,8 +63,15 @@ def _hash(token: str) -> str:
 class TokenStore:
     """The token table in ``<state_dir>/console-tokens.db`` (thread-safe)."""
 
-    def __init__(self, state_dir: str | Path, *, clock=time.time) -> None:
+    def __init__(self, state_dir: str | Path, *, clock=time.time, create: bool = True) -> None:
+        """Open (``create``: and make, with its folder, when missing) the token table.
+
+        Raises:
+            FileNotFoundError: ``create`` is false and there is no token table there.
+        """
         self.path = Path(state_dir) / TOKENS_DB
+        if not create and not self.path.is_file():
+            raise FileNotFoundError(errno.ENOENT, "no console token store", str(self.path))
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fresh = not self.path.exists()
         self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=10)
@@ -187,16 +195,19 @@ def ctl_token(state_dir: str | Path) -> str:
     it is valid, else a new one minted into the store and kept there (mode 0600).
 
     A token file that holds no valid token (expired, revoked, damaged: not text, too long)
-    is replaced by a new one; it is only ctl's copy of a token the store knows.
+    is replaced by a new one; it is only ctl's copy of a token the store knows.  ctl never
+    makes the state folder nor the token store: the running table made them.
 
     Raises:
         CtlTokenError: the token file is not a regular file (a symbolic link, a folder, a
             pipe): refused, naming it, nothing changed.
+        FileNotFoundError: no token store in ``state_dir`` (not the running table's state
+            folder): nothing made.
     """
     state = Path(state_dir)
     path = state / CTL_TOKEN
     token = _read_ctl_token(path)
-    store = TokenStore(state)
+    store = TokenStore(state, create=False)
     try:
         if token is not None and store.check(token) is not None:
             return token

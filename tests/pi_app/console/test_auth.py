@@ -1,6 +1,8 @@
 """ctl's own token file (``<state>/console-ctl.token``): a valid token is kept; one that
 holds no valid token (binary, too long, garbage text) is replaced; a file that is not a
-regular file is refused naming it; no ``.new`` is ever left beside it."""
+regular file is refused naming it; no ``.new`` is ever left beside it.  ctl makes neither
+the state folder nor the token store: the running table made them (the fixture below, as
+the service does when it starts its console)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,11 @@ import pytest
 
 from engine.errors import PokerTableError
 from pi_app.console.auth import CTL_TOKEN, CtlTokenError, TokenStore, ctl_token
+
+
+@pytest.fixture(autouse=True)
+def _the_table_made_its_token_store(tmp_path: Path) -> None:
+    TokenStore(tmp_path).close()
 
 
 def _valid(state: Path, token: str) -> bool:
@@ -68,3 +75,16 @@ def test_a_failed_write_leaves_no_new_file(tmp_path: Path, monkeypatch) -> None:
         ctl_token(tmp_path)
     assert not (tmp_path / (CTL_TOKEN + ".new")).exists()
     assert not (tmp_path / CTL_TOKEN).exists()
+
+
+@pytest.mark.parametrize("where", ["missing folder", "folder without a store"])
+def test_no_token_store_there_is_refused_and_nothing_is_made(tmp_path: Path, where: str) -> None:
+    state = tmp_path / "elsewhere" / "deep" if where == "missing folder" else tmp_path / "empty"
+    if where != "missing folder":
+        state.mkdir()
+    with pytest.raises(FileNotFoundError):
+        ctl_token(state)
+    if where == "missing folder":
+        assert not (tmp_path / "elsewhere").exists()
+    else:
+        assert list(state.iterdir()) == []
