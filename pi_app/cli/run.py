@@ -147,9 +147,9 @@ def _check_sim_options(config, args: argparse.Namespace) -> tuple[int, Path, Pat
         raise InvalidInputError("the simulated table needs at least 2 seats")
     state_dir = Path(config.state_dir)
     shots = Path(args.screenshots) if args.screenshots else state_dir / "screens"
-    for folder, what in ((state_dir, "state directory"), (shots, "--screenshots")):
+    for folder, what in ((state_dir, "the state directory"), (shots, "--screenshots")):
         if folder.exists() and not folder.is_dir():
-            raise InvalidInputError(f"{folder}: the {what} is a file, not a folder")
+            raise InvalidInputError(f"{folder}: {what} must be a folder, and this is not one")
     return seed, state_dir, shots
 
 

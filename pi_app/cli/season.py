@@ -80,7 +80,8 @@ def standings(args: argparse.Namespace) -> int:
 def import_csv(args: argparse.Namespace) -> int:
     with Season(season_path(state_dir(args))) as season:
         nights, rows = season.import_csv(args.file)
-    print(f"imported {rows} results of {nights} nights")
+    print(f"imported {rows} result{'s' * (rows != 1)} of {nights} "
+          f"night{'s' * (nights != 1)}")
     return 0
 
 

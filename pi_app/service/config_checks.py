@@ -148,7 +148,9 @@ def _checked_structure(structure: str, is_path: bool) -> str:
 
     key = "tournament.structure"
     if is_path and not Path(structure).is_file():
-        raise SectionError(key, f"no such structure file: {structure}")
+        what = "no such structure file" if not Path(structure).exists() else \
+            "not a regular file (a structure is a TOML file)"
+        raise SectionError(key, f"{what}: {structure}")
     if not is_path and structure not in structure_mod.preset_names():
         raise SectionError(key, f"unknown preset {structure!r} (presets: "
                                 f"{', '.join(structure_mod.preset_names())})")

@@ -100,3 +100,28 @@ def test_nesting_is_counted_outside_strings_and_comments() -> None:
     assert nesting_depth('a = "[[[[[["  # [[[[[[\nb = [[1], {c = 2}]\n') == 2
     assert nesting_depth("s = '''\n[[[[\n'''\nt = [1]") == 1
     assert nesting_depth('{"a": [[["x]]]]]"]]]}') == 4
+
+
+@pytest.mark.parametrize("kind", ["folder", "named pipe"])
+def test_a_structure_that_is_not_a_regular_file_is_called_so(tmp_path: Path, capsys,
+                                                               kind: str) -> None:
+    where = tmp_path / "gunpowder.toml"
+    if kind == "folder":
+        where.mkdir()
+    else:
+        os.mkfifo(where, 0o600)
+    config = tmp_path / "table.toml"
+    config.write_text(f'[tournament]\nstructure = "{where}"\n')
+    rc, out, err = run_main(["config", "check", str(config)], capsys)
+    assert rc == 2 and out == ""
+    line = assert_one_error_line(err, "not a regular file", str(where))
+    assert "no such" not in line
+
+
+def test_screenshots_on_something_not_a_folder_is_called_so(tmp_path: Path, capsys,
+                                                            monkeypatch) -> None:
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path / "state"))
+    rc, out, err = run_main(["run", "--headless", "--screenshots", "/dev/zero"], capsys)
+    assert rc == 2
+    assert_one_error_line(err, "/dev/zero: --screenshots must be a folder")
+    assert not (tmp_path / "state").exists()

@@ -70,3 +70,11 @@ def test_season_without_a_command_is_one_line(capsys):
     rc, _, err = run_main(["season"], capsys)
     assert rc == 2
     assert_one_error_line(err, "standings, import, merge")
+
+
+def test_the_import_counts_in_words_one_result_of_one_night(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
+    one = tmp_path / "one.csv"
+    one.write_text("date,player,place,points\n2026-03-03,Ann,1,20\n")
+    rc, out, _ = run_main(["season", "import", str(one)], capsys)
+    assert rc == 0 and out.strip() == "imported 1 result of 1 night"
