@@ -66,6 +66,7 @@ from pi_app.service.journal_files import (  # noqa: F401 - re-exported
     checksum,
     dumps,
     lock_path,
+    read_head,
     read_user_version,
     ro_uri,
     unavailable_from,
@@ -120,10 +121,6 @@ def _build_file(tmp: Path, genesis: dict[str, Any], meta: dict[str, str]) -> Non
         con.close()
 
 
-def _text(raw: bytes) -> str:
-    return bytes(raw).decode("utf-8", "replace")
-
-
 class Journal:
     """An open journal.  Use :meth:`create`, :meth:`open` or :meth:`open_readonly`.
 
@@ -142,16 +139,13 @@ class Journal:
         self._mark_failed = False
         self.wal = WalUpkeep(con, path)  #: when the WAL is checkpointed
         # as bytes: text that is not UTF-8 is damage the checks report, not a decoding error
-        self.meta: dict[str, str] = {_text(k): _text(v) for k, v in con.execute(
-            "SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM meta")}
+        head = read_head(con, path)
+        self.meta: dict[str, str] = head.meta
         self.journal_id = self.meta.get("journal_id", "")
-        tail = con.execute("SELECT seq, t, CAST(checksum AS BLOB) FROM events ORDER BY seq "
-                           "DESC LIMIT 1").fetchone()
-        self.last_seq = int(tail[0]) if tail else 0
-        self.last_t: float | None = float(tail[1]) if tail else None
-        self.last_chain = _text(tail[2]) if tail else self.journal_id
-        self.last_snapshot_seq = int(con.execute(
-            "SELECT coalesce(max(seq), 0) FROM snapshots").fetchone()[0])
+        self.last_seq = head.last_seq
+        self.last_t: float | None = head.last_t
+        self.last_chain = head.last_chain
+        self.last_snapshot_seq = head.last_snapshot_seq
 
     # --- opening ------------------------------------------------------------------------
     @staticmethod

@@ -15,6 +15,7 @@ import json
 import os
 import sqlite3
 import stat
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -268,12 +269,105 @@ def verify_journal(path: Path, version: int) -> None:
                 raise JournalCorruptError(
                     f"{path} is not a pokertable journal (no schema_version or journal_id "
                     "in meta); the file was not changed")
+            if version >= 2:
+                _check_columns(con, path, version)
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:
-        raise JournalCorruptError(
-            f"{path} is not a pokertable journal or is damaged (unreadable: {exc}); "
-            f"the file was not changed{damaged_hint(exc)}") from None
+        raise damage_from(exc, path) from None
+
+
+def damage_from(exc: sqlite3.DatabaseError, path: Path) -> JournalCorruptError:
+    """The one-line error for a journal SQLite cannot read (a damaged page, schema...)."""
+    return JournalCorruptError(
+        f"{path} is not a pokertable journal or is damaged (unreadable: {exc}); "
+        f"the file was not changed{damaged_hint(exc)}")
+
+
+#: every column of the journal's tables as ``PRAGMA table_info`` tells it (name, declared
+#: type, NOT NULL, place in the primary key): the schema ``Journal.create`` writes
+_COLUMNS = {
+    "meta": (("key", "TEXT", 0, 1), ("value", "TEXT", 1, 0)),
+    "events": (("seq", "INTEGER", 0, 1), ("t", "REAL", 1, 0), ("data", "TEXT", 1, 0),
+               ("checksum", "TEXT", 1, 0)),
+    "snapshots": (("seq", "INTEGER", 0, 1), ("data", "TEXT", 1, 0), ("checksum", "TEXT", 1, 0)),
+}
+
+
+def _damaged(path: Path, what: str) -> JournalCorruptError:
+    return JournalCorruptError(f"{path} is not a pokertable journal or is damaged ({what}); "
+                               "the file was not changed")
+
+
+def _check_columns(con: sqlite3.Connection, path: Path, version: int) -> None:
+    """Raises JournalCorruptError when a table's columns or the meta rows that say what the
+    file is are not those a journal is written with (a flipped bit in the schema's text
+    can leave SQLite's own integrity check content: "PRMMARY KEY" is a column type)."""
+    for table, columns in _COLUMNS.items():
+        found = tuple((str(name), str(kind).upper(), int(notnull), int(pk)) for
+                      _cid, name, kind, notnull, _default, pk in
+                      con.execute(f"PRAGMA table_info({table})"))
+        if found != columns:
+            raise _damaged(path, f"the {table} table's columns are not a journal's")
+    rows = dict(con.execute("SELECT key, CAST(value AS BLOB) FROM meta WHERE key IN "
+                            "('schema_version', 'journal_id') AND typeof(value) = 'text'"))
+    if rows.get("schema_version") != str(version).encode() or "journal_id" not in rows:
+        raise _damaged(path, f"its meta table does not say schema version {version}")
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a journal says about itself on opening: ``meta`` (text; bytes that are not
+    UTF-8 read as U+FFFD), its last record (seq, time in table seconds, chained checksum;
+    0, None and the journal id when it has none) and its newest snapshot's seq."""
+
+    meta: dict[str, str]
+    last_seq: int
+    last_t: float | None
+    last_chain: str
+    last_snapshot_seq: int
+
+
+def _text(raw: object) -> str:
+    if not isinstance(raw, bytes):
+        raise TypeError(f"{type(raw).__name__} where text belongs")
+    return raw.decode("utf-8", "replace")
+
+
+def read_head(con: sqlite3.Connection, path: Path) -> Head:
+    """Read the journal's :class:`Head`, checking every value's type.
+
+    Raises:
+        JournalCorruptError: a value is not of its column's type (a NULL, a number where
+            text belongs...), or SQLite cannot read the file (damage, not a write failure).
+    """
+    try:
+        meta = {_text(k): _text(v) for k, v in con.execute(
+            "SELECT CAST(key AS BLOB), CAST(value AS BLOB) FROM meta")}
+        tail = con.execute("SELECT seq, t, CAST(checksum AS BLOB) FROM events ORDER BY seq "
+                           "DESC LIMIT 1").fetchone()
+        snap = con.execute("SELECT coalesce(max(seq), 0) FROM snapshots").fetchone()[0]
+        journal_id = meta.get("journal_id", "")
+        if tail is None:
+            tail = (0, None, journal_id.encode())
+        elif not isinstance(tail[1], (int, float)) or isinstance(tail[1], bool):
+            raise TypeError(f"record {tail[0]}'s time is {tail[1]!r}")
+        if not isinstance(tail[0], int) or not isinstance(snap, int):
+            raise TypeError("a record's or a snapshot's seq is not a number")
+        return Head(meta, tail[0], None if tail[1] is None else float(tail[1]),
+                    _text(tail[2]), snap)
+    except TypeError as exc:
+        raise _damaged(path, str(exc)) from None
+    except sqlite3.DatabaseError as exc:
+        if disk_trouble(exc):
+            raise
+        raise damage_from(exc, path) from None
+
+
+def disk_trouble(exc: sqlite3.DatabaseError) -> bool:
+    """Whether SQLite's error is the disk's (full, read-only, I/O, locked), not the file's."""
+    text = str(exc).lower()
+    return any(w in text for w in ("full", "readonly", "read-only", "i/o", "locked", "busy"))
 
 
 def damaged_hint(exc: BaseException) -> str:

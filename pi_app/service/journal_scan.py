@@ -37,7 +37,10 @@ from pi_app.service.journal_files import (
     JournalCorruptError,
     JournalLossError,
     JournalNewerError,
+    chain_bytes,
     checksum,
+    damage_from,
+    disk_trouble,
 )
 from pi_app.service.journal_mark import Mark, MarkError, mark_path, read_mark
 
@@ -203,18 +206,25 @@ def _decode(rows: list[tuple[Any, Any, Any]], count: int, out: _Events, path: Pa
     return count
 
 
-def _refuse_newer_types(con: sqlite3.Connection, path: Path, upto: int) -> None:
-    """Raises JournalNewerError: a record up to ``upto`` names an unknown event type."""
+def _refuse_newer_types(con: sqlite3.Connection, path: Path, upto: int,
+                        journal_id: str) -> None:
+    """Raises JournalNewerError: a record up to ``upto`` names an unknown event type and
+    its chained checksum holds (against the stored checksum of the record before it).  One
+    whose checksum fails is damage, not a newer pokertable's: :func:`first_break` tells it."""
     known = sorted(EVENT_TYPES)
-    row = con.execute(
-        "SELECT seq, json_extract(data, '$.type') FROM events WHERE seq <= ? AND "
-        "json_valid(data) AND json_type(data, '$.type') = 'text' AND "
-        f"json_extract(data, '$.type') NOT IN ({', '.join('?' * len(known))}) "
-        "ORDER BY seq LIMIT 1", (upto, *known)).fetchone()
-    if row is not None:
-        raise JournalNewerError(
-            f"{path}: record {row[0]} was written by a newer pokertable (unknown event type "
-            f"{str(row[1])[:40]!r}); upgrade pokertable to resume it; the file was not changed")
+    kind = "CASE WHEN json_valid(e.data) THEN json_extract(e.data, '$.type') END"
+    rows = con.execute(
+        f"SELECT e.seq, {kind}, CAST(e.data AS BLOB), CAST(e.checksum AS BLOB), "
+        "CAST(p.checksum AS BLOB) FROM events e LEFT JOIN events p ON p.seq = e.seq - 1 "
+        f"WHERE e.seq <= ? AND typeof({kind}) = 'text' AND "
+        f"{kind} NOT IN ({', '.join('?' * len(known))}) ORDER BY e.seq", (upto, *known))
+    for seq, name, data, check, prev in rows:
+        prev = journal_id.encode() if seq == 1 else prev
+        if prev is not None and chain_bytes(bytes(prev), seq, bytes(data)) == check:
+            raise JournalNewerError(
+                f"{path}: record {seq} was written by a newer pokertable (unknown event type "
+                f"{str(name)[:40]!r}); upgrade pokertable to resume it; the file was not "
+                "changed")
 
 
 def _stored_chain(con: sqlite3.Connection, seq: int, journal_id: str) -> str | None:
@@ -286,15 +296,27 @@ def scan(con: sqlite3.Connection, path: Path, journal_id: str, *,
         JournalLossError: records were lost or damaged, before the snapshot too (unless
             ``accept_loss``); nothing is written.
         JournalNewerError: a record of an event type this pokertable does not know.
-        JournalCorruptError: no intact snapshot, or a snapshot whose record is gone.
+        JournalCorruptError: no intact snapshot, a snapshot whose record is gone, or a
+            file SQLite finds damaged ("database disk image is malformed"...).
+        sqlite3.DatabaseError: the disk failed (I/O error, locked), not the file.
     """
+    try:
+        return _scan(con, path, journal_id, accept_loss, anchor)
+    except sqlite3.DatabaseError as exc:
+        if disk_trouble(exc):
+            raise
+        raise damage_from(exc, path) from None
+
+
+def _scan(con: sqlite3.Connection, path: Path, journal_id: str, accept_loss: bool,
+          anchor: int) -> ScanResult:
     mark, mark_problem = _read_mark(path)  # before the events: the mark is never ahead
     snap_seq, snap, bad_snaps = _newest_snapshot(con, path)
     prev = _stored_chain(con, snap_seq, journal_id)
     if prev is None:
         raise JournalCorruptError(f"{path}: record {snap_seq} of the newest snapshot is gone; "
                                   "the file was not changed")
-    _refuse_newer_types(con, path, snap_seq)
+    _refuse_newer_types(con, path, snap_seq, journal_id)
     ev = _read_events(con, path, snap_seq, prev, None if mark is None else mark.seq)
     loss = _judge(con, path, journal_id, mark, mark_problem, ev, snap_seq)
     brk = first_break(con, journal_id, snap_seq, anchor)  # not in the replay's loop

@@ -138,3 +138,50 @@ def test_the_chain_on_bytes_is_the_chain_on_text(prev: str, seq: int, data: str)
     from pi_app.service.journal_files import chain, chain_bytes
 
     assert chain_bytes(prev.encode(), seq, data.encode()) == chain(prev, seq, data).encode()
+
+
+@pytest.mark.parametrize(("record", "opener"), [(12, "open"), (12, "open_readonly"),
+                                                (35, "open"), (35, "open_readonly")])
+def test_a_damaged_event_type_is_damage_not_a_newer_pokertable(tmp_path: Path, record: int,
+                                                               opener: str) -> None:
+    """A flipped byte in a record's event type ("clock_tick" read as "clwck_tick") fails
+    the record's checksum: it is told as damage, before the snapshot or after it."""
+    path = _journal(tmp_path / "journal.db")
+    _overwrite(path, f'{1000.25 + record},"type":"cl'.encode(),
+               f'{1000.25 + record},"type":"cw'.encode())
+    before = _files(path)
+    with pytest.raises(JournalLossError) as info:
+        if opener == "open":
+            Journal.open(path).close()
+        else:
+            with Journal.open_readonly(path) as j:
+                j.scan()
+    assert f"record {record} is damaged (checksum mismatch)" in str(info.value)
+    assert "newer" not in str(info.value)
+    assert _files(path) == before
+
+
+def test_an_unknown_event_type_with_its_checksum_is_a_newer_pokertable(
+        tmp_path: Path) -> None:
+    """The same change made with the record's chained checksum written anew (and the
+    records after it chained to it) is what a newer pokertable writes."""
+    import sqlite3
+
+    from pi_app.service.journal import JournalNewerError
+    from pi_app.service.journal_files import chain
+
+    path = _journal(tmp_path / "journal.db")
+    con = sqlite3.connect(path)
+    jid = con.execute("SELECT value FROM meta WHERE key = 'journal_id'").fetchone()[0]
+    prev = jid
+    for seq, data in con.execute("SELECT seq, data FROM events ORDER BY seq").fetchall():
+        if seq == 12:
+            data = data.replace("clock_tick", "cwock_tick")
+        prev = chain(prev, seq, data)
+        con.execute("UPDATE events SET data = ?, checksum = ? WHERE seq = ?", (data, prev, seq))
+    con.commit()
+    con.close()
+    Path(f"{path}.mark").unlink()  # the mark names the old checksum of record 40
+    with pytest.raises(JournalNewerError, match="record 12 was written by a newer pokertable"):
+        with Journal.open_readonly(path, accept_loss=True) as j:
+            j.scan()
