@@ -169,6 +169,12 @@ def pill_height(cv: Canvas) -> float:
     return fit_text("bold", size, "B", TEXT, None).get_height() / cv.s + 4
 
 
+def pill_width(cv: Canvas, text: str) -> float:
+    """Design width of the badge saying ``text`` (:func:`draw_pill`)."""
+    size = max(cv.px(26), legible_px("bold", cv.screen_h))
+    return fit_text("bold", size, text, TEXT, cv.px(SEAT_W * 1.5)).get_width() / cv.s + 28
+
+
 def draw_pill(cv: Canvas, text: str, bg, fg, x: float, y: float,
               above: bool) -> pygame.Rect:
     """A badge centred on design x, its bottom (above=True) or top at y, kept inside the
@@ -176,7 +182,7 @@ def draw_pill(cv: Canvas, text: str, bg, fg, x: float, y: float,
     size = max(cv.px(26), legible_px("bold", cv.screen_h))
     surf = fit_text("bold", size, text, fg, cv.px(SEAT_W * 1.5))
     h = surf.get_height() / cv.s + 4
-    w = surf.get_width() / cv.s + 28
+    w = pill_width(cv, text)
     x = min(max(x, w / 2 + 4), cv.dw - w / 2 - 4)
     top = y - h if above else y
     top = min(max(top, 2), cv.dh - h - 2)

@@ -8,8 +8,9 @@ holding unrevealed cards (``has_cards``) gets card *backs*.  ``ShowdownLine.card
 drawn (only its description), so nothing outside ``shown_cards`` can reach the screen.
 
 Coordinates are design pixels of the canvas given (1920x1080 for the full screen, the
-table column of the split layout otherwise); seats sit on an ellipse, clockwise from the
-dealer's left with the dealer at the top centre.
+table column of the split layout otherwise); seats sit around the table clockwise from the
+dealer's left with the dealer's place, at the top centre, holding the hand's header
+(:mod:`pi_app.screens.seat_layout`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import pygame
 from engine.views import RoomView, SeatPublic, TablePublicView
 from engine.wording import words
 from pi_app.screens.cardart import draw_face, draw_slot
-from pi_app.screens.regions import Layer, Region, bounds, draw_layer
+from pi_app.screens.regions import NOWHERE, Layer, Region, bounds, draw_layer
+from pi_app.screens.seat_layout import seat_positions, table_size, top_gap
 from pi_app.screens.seatbox import (
     BOX_RADIUS,
     SEAT_H,
@@ -31,6 +33,7 @@ from pi_app.screens.seatbox import (
     draw_seat_box,
     legible,
     pill_height,
+    pill_width,
     seat_band,
 )
 from pi_app.screens.theme import (
@@ -57,31 +60,6 @@ STREET_NAMES = {"preflop": "PRE-FLOP", "flop": "FLOP", "turn": "TURN", "river": 
                 "showdown": "SHOWDOWN", "complete": "HAND OVER"}
 
 
-def seat_positions(cv: Canvas, seat_numbers: list[int]) -> dict[int, tuple[float, float, float]]:
-    """Seat number -> (x, y, angle) of the seat box centre in design pixels.
-
-    Positions are for the table size ``max(len, max seat)`` (at least 6), so a seat keeps its
-    place as players bust.  Angle 0 is the top (the dealer), clockwise."""
-    n = max([6, len(seat_numbers)] + seat_numbers)
-    out = {}
-    for s in seat_numbers:
-        a = 2 * math.pi * s / (n + 1)
-        x, y = _on_ellipse(cv, a, 1.0)
-        out[s] = (x, y, a)
-    return out
-
-
-def _on_ellipse(cv: Canvas, a: float, k: float) -> tuple[float, float]:
-    """A point at angle ``a`` on the seat curve: a superellipse (exponent 0.7 on sin/cos) so
-    neighbouring seats near the top and bottom keep apart on narrow tables."""
-    cx, cy = cv.dw / 2, cv.dh / 2
-    rx, ry = cv.dw / 2 - SEAT_W / 2 - 14, cv.dh / 2 - SEAT_H / 2 - 12
-    sx, sy = math.sin(a), math.cos(a)
-    fx = math.copysign(abs(sx) ** 0.7, sx)
-    fy = math.copysign(abs(sy) ** 0.7, sy)
-    return cx + k * rx * fx, cy - k * ry * fy
-
-
 def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] = frozenset(),
                room: RoomView | None = None) -> Layer:
     """Draw the whole table screen for ``view`` into ``cv`` (background included) and
@@ -98,7 +76,7 @@ def draw_table(cv: Canvas, view: TablePublicView, offline_seats: frozenset[int] 
 def table_canvas(cv: Canvas, view: TablePublicView) -> Canvas:
     """The canvas the table is drawn in: ``cv``, or for a crowded table (nine or ten seats)
     or a narrow canvas the same area at a smaller scale."""
-    n = max([6, len(view.seats)] + [s.seat for s in view.seats])
+    n = table_size([s.seat for s in view.seats])
     k = (1.0 if cv.dw >= 1600 else 0.86) * (0.86 if n >= 9 else 1.0)
     if k < 1.0:
         return Canvas(cv.surface, cv.area, (cv.dw / k, cv.dh / k), cv.faces,
@@ -117,9 +95,9 @@ def table_regions(cv: Canvas, view: TablePublicView,
     cy = cv.dh / 2
     bx0, btop, bcw, bch, bgap = _board_rect(cv, cy - 92)
     board = cv.rect(bx0, btop, 5 * bcw + 4 * bgap, bch)
-    regions = [Region("header", _draw_hand_header, (view.hand_number, view.street,
-                                                    view.small_blind, view.big_blind,
-                                                    view.ante)),
+    regions = [Region("header", _draw_hand_header,
+                      (view.hand_number, view.street, view.small_blind, view.big_blind,
+                       view.ante, top_gap(cv, [s.seat for s in view.seats] or [1]))),
                Region("pots", _draw_pots, (_pot_texts(view), cy - 150)),
                Region("board", _draw_board, (view.board, cy - 92)),
                Region("results", _draw_results, (_result_lines(view), cy + 90))]
@@ -155,22 +133,33 @@ def table_regions(cv: Canvas, view: TablePublicView,
 
 
 def _draw_hand_header(cv: Canvas, hand_number: int, street: str, small_blind: int,
-                      big_blind: int, ante: int) -> pygame.Rect:
-    """The hand's number, street, blinds and ante in the bottom-right corner (outside the
-    oval, clear of every seat); returns the real rect drawn."""
-    lines = [(f"HAND #{hand_number}", 32, TEXT),
-             (STREET_NAMES.get(street, street.upper()), 32, ACCENT)]
-    lines.append((f"{fmt_chips(small_blind)} / {fmt_chips(big_blind)}", 32, MUTED))
-    if ante:
-        lines.append((f"ANTE {fmt_chips(ante)}", 32, MUTED))
-    yb = cv.dh - 10
-    drawn = []
-    for text, size, colour in reversed(lines):
-        r = cv.text(text, "bold", size, colour, (cv.dw - 16, yb), "bottomright",
-                    max_width=min(440, cv.dw * 0.3))
+                      big_blind: int, ante: int, width: float) -> pygame.Rect:
+    """The hand's number, street, blinds and ante centred at the top of the table, in the
+    dealer's place between the last seat's box and seat 1's (``width`` design px apart:
+    :func:`pi_app.screens.seat_layout.top_gap`), so no box ever lies over it: two lines
+    ("HAND #6 • SHOWDOWN", "200 / 400 • ANTE 400"), or one item a line when those do not
+    fit.  Returns the real rect drawn."""
+    stage = STREET_NAMES.get(street, street.upper())
+    blinds = f"{fmt_chips(small_blind)} / {fmt_chips(big_blind)}"
+    ante_text = f"ANTE {fmt_chips(ante)}" if ante else ""
+    room = width - 24
+    size = max(32.0, legible(cv))
+    lines = [(f"HAND #{hand_number}  \u2022  {stage}", TEXT),
+             (f"{blinds}  \u2022  {ante_text}" if ante_text else blinds, MUTED)]
+    if any(_too_wide_at(cv, text, size, room) for text, _c in lines):
+        lines = [(f"HAND #{hand_number}", TEXT), (stage, ACCENT), (blinds, MUTED)]
+        lines += [(ante_text, MUTED)] if ante_text else []
+    drawn, y = [], 8.0
+    for text, colour in lines:
+        r = cv.text(text, "bold", size, colour, (cv.dw / 2, y), "midtop", max_width=room)
         drawn.append(r)
-        yb -= r.h / cv.s + 2
+        y += r.h / cv.s + 2
     return bounds(drawn)
+
+
+def _too_wide_at(cv: Canvas, text: str, size: float, width: float) -> bool:
+    """Whether ``text`` at design ``size`` is wider than ``width`` design px."""
+    return fit_text("bold", cv.px(size), text, TEXT, None).get_width() > cv.px(width)
 
 
 def _won_by_seat(view: TablePublicView) -> dict[int, int]:
@@ -197,24 +186,23 @@ def chip_leader(view: TablePublicView) -> int | None:
 def _draw_badges(cv: Canvas, x: float, y: float, won: int, leader: bool,
                  bounty: bool) -> pygame.Rect:
     """WINS and the chips won above the seat, else CHIP LEADER; BOUNTY above it too, or when
-    that place is taken, below it (above the other badge when there is no room below).
-    Returns the real rect drawn."""
+    that place is taken, below it, or when there is no room below (a seat at the bottom),
+    beside it, the two centred together above the seat (stacked higher they would lie over
+    the next seat's box).  Returns the real rect drawn."""
     y0 = y - SEAT_H / 2
-    drawn = []
-    if won:
-        drawn.append(draw_pill(cv, f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12), x, y0 - 2,
-                               above=True))
-    elif leader:
-        drawn.append(draw_pill(cv, "CHIP LEADER", ACCENT, (10, 10, 10), x, y0 - 2, above=True))
-    if bounty:
-        if not (leader or won):
-            top, above = y0 - 2, True
-        elif y0 + SEAT_H + 4 + pill_height(cv) <= cv.dh:
-            top, above = y0 + SEAT_H + 2, False
-        else:
-            top, above = y0 - 6 - pill_height(cv), True
-        drawn.append(draw_pill(cv, "BOUNTY", (150, 90, 230), TEXT, x, top, above=above))
-    return bounds(drawn)
+    first = (f"WINS {fmt_chips(won)}", GREEN, (8, 20, 12)) if won else \
+        ("CHIP LEADER", ACCENT, (10, 10, 10)) if leader else None
+    second = ("BOUNTY", (150, 90, 230), TEXT) if bounty else None
+    if first is None or second is None:
+        only = first or second
+        return draw_pill(cv, *only, x, y0 - 2, above=True) if only else pygame.Rect(NOWHERE)
+    if y0 + SEAT_H + 4 + pill_height(cv) <= cv.dh:
+        return bounds([draw_pill(cv, *first, x, y0 - 2, above=True),
+                       draw_pill(cv, *second, x, y0 + SEAT_H + 2, above=False)])
+    w1, w2 = pill_width(cv, first[0]), pill_width(cv, second[0])
+    left = x - (w1 + w2 + 8) / 2
+    return bounds([draw_pill(cv, *first, left + w1 / 2, y0 - 2, above=True),
+                   draw_pill(cv, *second, left + w1 + 8 + w2 / 2, y0 - 2, above=True)])
 
 
 def _draw_empty_seat(cv: Canvas, s: SeatPublic, x: float, y: float) -> pygame.Rect:
