@@ -6,7 +6,7 @@ narrow for the room's column of the full clock (:mod:`pi_app.screens.room`).  So
 figures that the full clock shows in boxes are lines here, and the space saved holds what
 the table cannot show: the payouts by place with the currency and tonight's league points
 (one row per place), and the players out with their places (the latest first, as many as
-fit).  The chip counts, the chip leader and the bounty chip's holder are on the table
+fit, the OUT title saying how many more are out: "+4 more").  The chip counts, the chip leader and the bounty chip's holder are on the table
 beside it (:mod:`pi_app.screens.table`).
 
 Every text is at least :data:`SIZE` design pixels (3.7 % of the screen's height at 1080p
@@ -89,6 +89,17 @@ def out_lines(room: RoomView | None) -> list[Line]:
     return [Line("OUT")] + [Line(ordinal(p.place), p.name) for p in rows]
 
 
+def cut_outs(outs: list[Line], rows: int) -> list[Line]:
+    """The first ``rows`` lines of ``outs`` (:func:`out_lines`: the OUT title, then one
+    line a player); when players are left off, the title says how many ("+4 more")."""
+    if len(outs) <= rows:
+        return outs
+    kept = outs[:max(0, rows)]
+    if kept:
+        kept[0] = replace(kept[0], right=f"+{len(outs) - len(kept)} more", colour=MUTED)
+    return kept
+
+
 def drawn_room(room: RoomView | None) -> RoomView | None:
     """``room`` less what the column never draws: the stacks (the table shows the chips),
     the winner screen's places and wording, the wheel's name.  Two rooms alike by it give
@@ -120,7 +131,7 @@ def draw_column(cv: Canvas, box: tuple[float, float, float, float],
     top = y + fh + GAP
     fit = max(0, int((y + h - top - 2 * PAD) // LINE))
     lines = place_lines(clock, room)[:fit]
-    outs = out_lines(room)[:max(0, fit - len(lines))]
+    outs = cut_outs(out_lines(room), fit - len(lines))
     lines += outs if len(outs) > 1 else []  # the title alone says nothing
     if not lines:
         return

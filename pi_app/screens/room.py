@@ -44,7 +44,9 @@ def sections(clock: ClockView, room: RoomView | None
         out.append(("ENTRY STACK", [(f"{fmt_chips(room.starting_stack)} chips", "")]))
     if room.eliminated:
         latest = sorted(room.eliminated, key=lambda p: p.place)[:MAX_OUT]
-        out.append(("OUT", [(ordinal(p.place), p.name) for p in latest]))
+        more = len(room.eliminated) - len(latest)  # a cut list says so
+        out.append((f"OUT   +{more} more" if more else "OUT",
+                    [(ordinal(p.place), p.name) for p in latest]))
     out.append(("CHIPS IN PLAY", [(fmt_chips(clock.chips_in_play), "")]))
     return out
 

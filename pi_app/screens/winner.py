@@ -12,10 +12,27 @@ import pygame
 
 from engine.table.views import ordinal
 from engine.views import PlaceLine, RoomView
-from pi_app.screens.theme import ACCENT, BG, GREEN, MUTED, TEXT, Canvas, fmt_chips
+from pi_app.screens.theme import (
+    ACCENT,
+    BG,
+    GREEN,
+    MUTED,
+    TEXT,
+    Canvas,
+    fmt_chips,
+    legible_px,
+    text_surface,
+)
 
 ROW_BOX, ROW_PITCH = 84, 108  # design px: a place row's panel and the step between rows
 ROWS_PER_COLUMN = 5
+NAME_GAP = 30  #: design px at least between a place ("10th") and its name
+
+
+def _width(cv: Canvas, text: str) -> float:
+    """Design width of ``text`` as a place row draws it (bold, 44 design px or legible)."""
+    size = max(cv.px(44), legible_px("bold", cv.screen_h))
+    return text_surface("bold", size, text, TEXT).get_width() / cv.s
 
 
 def money(currency: str, amount: int) -> str:
@@ -58,6 +75,7 @@ def _draw_places(cv: Canvas, room: RoomView, lines: list[PlaceLine], top: float)
     col_w = 860 if cols == 2 else 1100
     x0 = cv.dw / 2 - (cols * col_w + (cols - 1) * 60) / 2
     shown = lines[: cols * ROWS_PER_COLUMN]
+    name_x = 20 + max(_width(cv, ordinal(ln.place)) for ln in shown) + NAME_GAP
     for i, ln in enumerate(shown):
         col, row = divmod(i, ROWS_PER_COLUMN)
         x = x0 + col * (col_w + 60)
@@ -65,7 +83,8 @@ def _draw_places(cv: Canvas, room: RoomView, lines: list[PlaceLine], top: float)
         cv.panel(cv.rect(x, y, col_w, ROW_BOX), radius=12, width=2)
         mid = y + ROW_BOX / 2
         cv.text(ordinal(ln.place), "bold", 44, MUTED, (x + 20, mid), "midleft")
-        cv.text(ln.name, "bold", 44, TEXT, (x + 140, mid), "midleft", max_width=col_w - 420)
+        cv.text(ln.name, "bold", 44, TEXT, (x + name_x, mid), "midleft",
+                max_width=col_w - name_x - 300)
         right = []
         if ln.payout:
             right.append(money(room.currency, ln.payout))

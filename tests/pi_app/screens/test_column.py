@@ -83,3 +83,21 @@ def test_a_tick_redraws_the_time_to_the_break_in_place(size):
     ref = pygame.Surface(size)
     render_frame(ref, later)
     assert pygame.image.tobytes(ref, "RGB") == pygame.image.tobytes(surf, "RGB")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=("1080p", "720p"))
+@pytest.mark.parametrize("out", [1, 2, 3, 6, 8])
+def test_a_cut_list_of_players_out_says_how_many_more(size, out):
+    """Each player out is on the column by name or counted in "+N more" beside OUT.
+    (Issue: the ten-seat TV showed 2 of 6 players out with no mark.)"""
+    room = replace(ROOM, eliminated=tuple(PlaceLine(p, f"Gone {p}")
+                                          for p in range(10, 10 - out, -1)))
+    many = replace(CLOCK, notices=("Late registration open", "Blinds up next hand"))
+    texts = [t.text for t in _column_texts(_split(room, many), size)]
+    shown = sum(1 for p in range(10, 10 - out, -1) if f"Gone {p}" in texts)
+    more = [t for t in texts if t.startswith("+") and t.endswith(" more")]
+    assert "OUT" in texts
+    if shown == out:
+        assert not more
+    else:
+        assert more == [f"+{out - shown} more"], (texts, shown)

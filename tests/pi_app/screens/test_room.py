@@ -47,3 +47,12 @@ def test_the_table_marks_the_chip_leader_and_the_bounty_holder():
         render_frame(surf, replace(state, ruling=None))
     texts = [t.text for t in drawn]
     assert "CHIP LEADER" in texts and "BOUNTY" in texts
+
+
+def test_a_cut_list_of_players_out_says_how_many_more():
+    """Four players out are listed; the title of a longer list counts the rest."""
+    gone = tuple(PlaceLine(p, f"Gone {p}") for p in range(4, 11))
+    got = _lines(replace(ROOM, eliminated=gone))
+    assert got["OUT   +3 more"] == [("4th", "Gone 4"), ("5th", "Gone 5"), ("6th", "Gone 6"),
+                                    ("7th", "Gone 7")]
+    assert "OUT" in _lines(replace(ROOM, eliminated=gone[:4]))
