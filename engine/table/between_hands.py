@@ -55,11 +55,12 @@ def color_up_if_due(tour: Tournament) -> list[Effect]:
     # smallest removed chip (an odd amount no chip makes) stays as it is
     removed = {s: (c % unit) // smallest * smallest for s, c in stacks.items()}
     words = ", ".join(str(d) for d in due)
+    shown = ", ".join(f"{d:,}" for d in due)  # on the TV: chips with separators
     try:
         result = tour.color_up(removed)
     except InvalidInputError as exc:
-        return [Notice(f"Color-up of the {words} chips: count it by hand ({exc})"),
+        return [Notice(f"Color-up of the {shown} chips: count it by hand ({exc})"),
                 LogLine("WARNING", f"color-up of {words} not computed: {exc}")]
     return [Alert("color_up", f"Color up: the {words} chips are removed"),
-            Notice(f"Color-up: {words} chips removed; "
-                   f"chips in play change by {result.change_in_play:+d}")]
+            Notice(f"Color-up: {shown} chips removed; "
+                   f"chips in play change by {result.change_in_play:+,d}")]

@@ -76,7 +76,8 @@ def award_by_hand(core: ConsoleCore, winners: list[int], t: float) -> tuple[list
     core.results = {s: final[s] - start[s] for s in seats}
     core.seat_inputs, core.undo = {}, None
     words = ", ".join(f"seat {s} +{shares[s]}" for s in seats if shares[s])
-    return effects + [Notice(f"Pot awarded by hand: {words}")], f"pot awarded by hand: {words}"
+    shown = ", ".join(f"seat {s} +{shares[s]:,}" for s in seats if shares[s])
+    return effects + [Notice(f"Pot awarded by hand: {shown}")], f"pot awarded by hand: {words}"
 
 
 def _left_of_button(seats: list[int], button: int) -> list[int]:

@@ -236,7 +236,7 @@ def verify_late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> None
 def late_entry(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat = _seat_for(core)
     e = core.tournament.register(check_name(args.get("name")), seat, now=t)
-    return ([Notice(f"{e.name} joins in seat {seat} with {e.chips}")],
+    return ([Notice(f"{e.name} joins in seat {seat} with {e.chips:,}")],
             f"{e.name} late entry at level {e.level_number}, seat {seat}: {e.chips} chips "
             f"(deduction {e.deduction})")
 
@@ -383,6 +383,6 @@ def stack(core: ConsoleCore, args: dict[str, Any], t: float) -> Result:
     seat, chips = args["seat"], args["chips"]
     before = core.tournament.stacks()[seat]
     core.tournament.correct_stacks({seat: chips})
-    return ([Notice(f"Seat {seat}: stack corrected to {chips}")],
+    return ([Notice(f"Seat {seat}: stack corrected to {chips:,}")],
             f"seat {seat} {name_of(core, seat)}: {before} -> {chips} "
             f"({_text(args, 'reason')})")

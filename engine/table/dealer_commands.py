@@ -145,7 +145,7 @@ def _player_command(core: OperatorCore, c: str, a: dict[str, Any],
     tour = core.tournament
     if c in ("late_entry", "register"):
         e = tour.register(str(a["name"]), int(a["seat"]), now=t)
-        return [Notice(f"{e.name} joins in seat {e.seat} with {e.chips}"),
+        return [Notice(f"{e.name} joins in seat {e.seat} with {e.chips:,}"),
                 LogLine("INFO", f"late entry {e.name} seat {e.seat}: {e.chips} chips "
                                 f"(deduction {e.deduction})")]
     if c == "eliminate":

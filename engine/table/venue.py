@@ -337,7 +337,7 @@ def _seat(core: Any, v: VenueState, ev: VenueCommand, body: dict[str, Any]) -> l
     v.ledger += chips
     if core.hand_number > 0:
         v.fresh.append(seat)
-    return [Notice(f"{name} takes seat {seat} with {chips}")] + _applied(
+    return [Notice(f"{name} takes seat {seat} with {chips:,}")] + _applied(
         v, core, ev, f"{name} seated in seat {seat} with {chips} chips ({body['reason']})")
 
 
@@ -349,7 +349,7 @@ def _take_out(core: Any, v: VenueState, e: Entrant, command: int) -> list[Effect
         v.fresh.remove(seat)
     return [_report(v, "moved", core.hand_number, {"command": command, "player": e.name,
                                                    "chips": chips}),
-            Notice(f"{e.name} leaves seat {seat} with {chips}")]
+            Notice(f"{e.name} leaves seat {seat} with {chips:,}")]
 
 
 def _move(core: Any, v: VenueState, ev: VenueCommand, body: dict[str, Any]) -> list[Effect]:
@@ -395,7 +395,9 @@ def _level(core: Any, v: VenueState, ev: VenueCommand, body: dict[str, Any]) -> 
         tour.jump_to_level(ev.t, index)
     words = "a break" if lv.is_break else f"{lv.small_blind}/{lv.big_blind}" + (
         f" ante {lv.ante}" if lv.ante else "")
-    return [Notice(f"Blinds up next hand: {words}")] + _applied(v, core, ev,
+    shown = "a break" if lv.is_break else f"{lv.small_blind:,}/{lv.big_blind:,}" + (
+        f" ante {lv.ante:,}" if lv.ante else "")  # on the TV: chips with separators
+    return [Notice(f"Blinds up next hand: {shown}")] + _applied(v, core, ev,
                                                                   f"level {index} ({words})")
 
 

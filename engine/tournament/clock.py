@@ -245,7 +245,7 @@ class Clock:
         else:
             self._fire(out, "level_start", t, f"Level {lv.number}: {lv.blinds_text()}")
         if lv.color_up:
-            names = ", ".join(f"{d} ({self.structure.color(d)})" for d in lv.color_up)
+            names = ", ".join(f"{d:,} ({self.structure.color(d)})" for d in lv.color_up)
             self._fire(out, "color_up_due", t, f"Color-up: remove the {names} chips")
 
     def _leave(self, t: float, out: list[ClockAlert]) -> None:

@@ -86,16 +86,17 @@ class Level:
         return f"break after level {self.number}" if self.is_break else f"level {self.number}"
 
     def blinds_text(self) -> str:
-        """``"100/200"``, with ``" ante 25"`` / ``" BB ante 200"`` when present."""
+        """``"100/200"`` (``"1,000/2,000"``: chips with thousands separators), with
+        ``" ante 25"`` / ``" BB ante 200"`` when present."""
         if self.is_break:
             return "break"
-        text = f"{self.small_blind}/{self.big_blind}"
+        text = f"{self.small_blind:,}/{self.big_blind:,}"
         if self.ante:
-            text += f" ante {self.ante}"
+            text += f" ante {self.ante:,}"
         if self.big_blind_ante:
-            text += f" BB ante {self.big_blind_ante}"
+            text += f" BB ante {self.big_blind_ante:,}"
         if self.min_bet and not self.big_blind:
-            text = f"no blinds, min bet {self.min_bet}"
+            text = f"no blinds, min bet {self.min_bet:,}"
         return text
 
 

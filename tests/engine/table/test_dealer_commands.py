@@ -52,3 +52,18 @@ def test_unknown_or_malformed_commands_are_refused_and_change_nothing(command, a
     with pytest.raises(InvalidInputError, match=repr(command)):
         core.apply(DealerCommand(t=1.0, command=command, args=args))
     assert core.snapshot() == before
+
+
+def test_the_tvs_notices_write_chips_with_thousands_separators():
+    """A late entry's chips and a level's blinds, as the TV shows them ("6,300", not
+    "6300"); the figures come from the structure, not from the test."""
+    core = _core()
+    core.apply(DealerButton(t=0.0, button="next_hand"))
+    effects = core.apply(DealerCommand(t=1.0, command="register", args={"name": "Di",
+                                                                       "seat": 4}))
+    chips = next(e.chips for e in core.tournament.active() if e.name == "Di")
+    assert chips >= 1000 and Notice(f"Di joins in seat 4 with {chips:,}") in effects
+    levels = core.tournament.clock.structure.levels
+    big = next(lv for lv in levels if not lv.is_break and lv.big_blind >= 1000)
+    assert big.blinds_text().startswith(f"{big.small_blind:,}/{big.big_blind:,}")
+    assert "," in big.blinds_text()
