@@ -297,6 +297,9 @@ class ScreenState:
     extra: dict[str, str] = field(default_factory=dict)
     room: RoomView | None = None  # the room's panels and the winner screen
     odds: OddsView | None = None  # live all-in odds, only once betting is closed
+    #: the table's public notices standing now (:class:`engine.effects.Notice` texts:
+    #: names and chips only), newest first; the service keeps them for a few seconds
+    notices: tuple[str, ...] = ()
 
     @property
     def alarm(self) -> str | None:

@@ -5,7 +5,7 @@ pygame surface (1920x1080, 1280x720 or other sizes: everything scales from the s
 size).  ``state.layout`` picks ``"clock"``, ``"table"`` or ``"split"``, and the winner screen
 (:mod:`pi_app.screens.winner`) replaces them once one player is left; the bonus wheel, the
 ruling banner, the device status strip, the all-in odds (:mod:`pi_app.screens.odds`), the
-season panel (:mod:`pi_app.screens.season`)
+table's notices (:mod:`pi_app.screens.toasts`), the season panel (:mod:`pi_app.screens.season`)
 and the pairing panel (:mod:`pi_app.screens.pairing`) are drawn over any layout.
 
 :func:`render_frame` says what it drew (:class:`Frame`), so that
@@ -34,6 +34,7 @@ from pi_app.screens.regions import Layer
 from pi_app.screens.season import draw_season, season_of
 from pi_app.screens.table import draw_table
 from pi_app.screens.theme import ACCENT, BG, MUTED, Canvas
+from pi_app.screens.toasts import draw_toasts, zone_for
 from pi_app.screens.venue_banner import draw_venue_banner, venue_banner_of
 from pi_app.screens.wheel import draw_wheel
 from pi_app.screens.winner import draw_winner
@@ -135,7 +136,8 @@ def layout_drawn(state: ScreenState) -> str:
 def draw_overlays(root: Canvas, state: ScreenState, layout: str,
                   top: float) -> pygame.Rect | None:
     """What is drawn over the layout, in this order: the wheel, the odds panel, the
-    season, the venue banner, the pairing code, the ruling banner, the status strip.
+    season, the venue banner, the pairing code, the table's notices
+    (:mod:`pi_app.screens.toasts`), the ruling banner, the status strip.
     Returns the odds panel's real rect (None without one)."""
     if state.wheel is not None:
         draw_wheel(Canvas(root.surface, root.rect(0, top, root.dw, root.dh - top),
@@ -152,6 +154,10 @@ def draw_overlays(root: Canvas, state: ScreenState, layout: str,
     pairing = pairing_of(state)
     if pairing is not None:
         draw_pairing(root, *pairing)
+    if state.notices:
+        finished = state.room is not None and state.room.finished
+        draw_toasts(root, state.notices, zone_for("winner" if finished else layout, top,
+                                                  banner))
     if state.ruling is not None:  # clear of the odds panel at the bottom when it is up
         draw_ruling(root, state.ruling, at_top=state.odds is not None)
     draw_status_strip(root, state)

@@ -17,6 +17,11 @@ when the service stopped, to within that, for the clock's restart policy).  The 
 ticks are applied without a record: the clock is derived from the events' times, so replay
 rebuilds the same state without them.  An idle hour writes about 60 records, not 3,600.
 
+The public notices among an applied event's effects go on the TV's board
+(:attr:`ServiceLoop.notices`, :mod:`pi_app.service.notice_board`) and into the screen
+state for a few seconds of table time; the loop's wait ends when one times out, so the TV
+is drawn without it then (one timed wake, no polling).
+
 Journal failure (disk full, read-only, I/O error: :class:`pi_app.service.journal.JournalUnavailable`):
 
 * the event that could not be written is **not applied** (never play unjournaled);
@@ -41,7 +46,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.betting.odds_view import OddsProvider
-from engine.effects import Effect, ShoeCommand
+from engine.effects import Effect, Notice, ShoeCommand
 from engine.events import ClockTick, Event
 from engine.views import ScreenState, SeatDisplayView
 from pi_app.service.changes import ViewChanges
@@ -49,6 +54,7 @@ from pi_app.service.clock_source import ClockSource
 from pi_app.service.core_protocol import TableCore, starts_new_hand, tick_changes
 from pi_app.service.effect_runner import EffectRunner
 from pi_app.service.journal import Journal, JournalUnavailable
+from pi_app.service.notice_board import NoticeBoard
 from pi_app.service.notify import Notifier
 from pi_app.service.recovery import apply_event
 from pi_app.service.testhooks import kill_point
@@ -131,6 +137,8 @@ class ServiceLoop:
         #: who works out the TV's all-in odds (None: the core, synchronously); the live
         #: service sets a :class:`pi_app.service.odds_worker.OddsWorker`
         self.odds_provider: OddsProvider | None = None
+        #: the table's public notices on the TV (:mod:`pi_app.service.notice_board`)
+        self.notices = NoticeBoard()
         start = journal.last_t if journal.last_t is not None else clock.now()
         self._tick_k = math.floor(start / self.tick_interval) + 1
         self.tick_journal_every = float(tick_journal_every)
@@ -272,6 +280,7 @@ class ServiceLoop:
         """Run the effects of an applied event; a hand history the disk refused, or a
         snapshot that cannot be written, puts the journal's alarm up."""
         self.effects.run(effects)
+        self._post_notices(effects)
         if self.effects.disk_errors:
             exc = self.effects.disk_errors[-1]
             self.effects.disk_errors.clear()
@@ -285,6 +294,17 @@ class ServiceLoop:
             except JournalUnavailable as jerr:
                 self._journal_failed(jerr)
                 self.render()
+
+    def _post_notices(self, effects: list[Effect]) -> None:
+        """Put the notices among ``effects`` of the event just applied on the TV's board,
+        at the event's time (a replay never comes here: see the board's docstring)."""
+        for effect in effects:
+            if isinstance(effect, Notice):
+                self.notices.post(effect.text, self._applied_t or 0.0, self._hand())
+
+    def _hand(self) -> int | None:
+        hand = getattr(self.core, "hand_number", None)
+        return hand if isinstance(hand, int) else None
 
     def _journal_tick(self, tick: ClockTick) -> bool:
         """Whether ``tick`` goes to the journal (see the module docstring)."""
@@ -301,6 +321,7 @@ class ServiceLoop:
             log.error("core raised %s on a clock tick", type(err).__name__, exc_info=err)
         self._render_due = True
         self.effects.run(effects)
+        self._post_notices(effects)
         self.counts["unjournaled_ticks"] += 1
         return APPLIED
 
@@ -353,6 +374,10 @@ class ServiceLoop:
             screen = source.screen_state(self.alarms)
         else:
             screen = source.screen_state(self.alarms, odds_provider=self.odds_provider)
+        if self.notices.posted:
+            shown = self.notices.shown(self.clock.now(), self._hand())
+            if shown:
+                screen = dataclasses.replace(screen, notices=shown)
         for overlay in self.tv_overlays:
             screen = overlay(screen)
         return screen
@@ -392,6 +417,9 @@ class ServiceLoop:
         for tick in self.due_ticks(now):
             self.counts["ticks"] += 1
             self.handle(tick)
+        if self.notices.due(now):  # the timed wake: the TV without what timed out
+            self.notices.expire(now, self._hand())
+            self.render()
 
     def pump(self) -> int:
         """Handle the ticks due now, then every queued event, without waiting.
@@ -425,7 +453,9 @@ class ServiceLoop:
         self._handle_ticks(now)
         if self.notifier is not None and self.healthy():
             self.notifier.watchdog_if_due()
-        deadline = min(self.next_tick_t, now + self.max_wait)
+        expiry = self.notices.next_expiry  # a notice timing out: one timed wake
+        deadline = min(self.next_tick_t, now + self.max_wait,
+                       math.inf if expiry is None else expiry)
         if self.queue.empty():
             self.idle()
         try:

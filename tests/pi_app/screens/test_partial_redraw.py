@@ -76,6 +76,30 @@ def test_each_event_of_real_hands_redraws_in_part_as_a_full_draw(size, layout, p
     assert stats["full"] < 0.1 * events, stats  # new hands too are redrawn in part
 
 
+NOTICES = ("Isabella Montgomery joins in seat 10 with 12,000", "Last action undone")
+
+
+@pytest.mark.parametrize(("size", "layout", "players"),
+                         [((1920, 1080), "split", 10), ((1280, 720), "table", 9)])
+def test_with_the_tables_notices_up_a_partial_redraw_is_a_full_one(size, layout, players):
+    """The table's notices (pi_app/screens/toasts.py: over the table's top and the clock's
+    column) come and go every 15 events; the frames in between, redrawn in part under
+    them (the column too: its average stack changes every 7 events), are pixel-identical
+    to whole draws."""
+    renderer = ScreenRenderer()
+    screen, fresh = pygame.Surface(size), pygame.Surface(size)
+    events = 0
+    for i, state in enumerate(real_states(layout, players, 2)):
+        assert state.clock is not None
+        clock = replace(state.clock, average_stack=state.clock.average_stack + i // 7)
+        state = replace(state, notices=NOTICES[:(i // 15) % 3], clock=clock)
+        rects = renderer.render(screen, state)
+        render_frame(fresh, state)
+        assert pixels(screen) == pixels(fresh), f"event {i}: {rects} {state.notices}"
+        events += 1
+    assert events > 60 and renderer.stats["partial"] > 0.5 * events, renderer.stats
+
+
 def test_partial_redraws_keep_every_face_on_screen():
     """A showdown's faces stay listed while only other regions are redrawn."""
     renderer = ScreenRenderer()
