@@ -7,18 +7,25 @@
   layer (simulated shoe over the wire protocol, mocked keys, loop, journal, screens) until a
   player has every chip.  With a display present the TV opens in a window; without one the
   TV and seat-display pictures are written to a folder, and the command says where.
-  The simulated run is journaled: run again to resume it (--fresh starts over).  A
-  finished or unreadable journal is moved aside (to <state>/previous/<time>/, with its
-  hand histories and pictures), never deleted; one that is a symbolic link, a folder or
-  a pipe (or whose -wal or -shm is) is refused, as everywhere else, and nothing is moved.
+  The simulated run is journaled: run again to resume it (--fresh starts over; --seed
+  other than the journal's is refused until then).  A finished tournament is played
+  again: its journal is moved aside (to <state>/previous/<time>/, with its hand histories
+  and pictures), never deleted; if its run was stopped before it printed the result, the
+  next run prints that result from the journal instead, and the one after plays again.
+  An unreadable journal is moved aside too; one that lost records is refused (add
+  --accept-journal-loss to go on from its last intact record, or --fresh); one that is a
+  symbolic link, a folder or a pipe (or whose -wal or -shm is) is refused, as everywhere
+  else, and nothing is moved.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import math
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -75,7 +82,6 @@ def _handler(args: argparse.Namespace) -> int:
 
         if not Journal.exists(config.journal_path):
             config.require_structure()
-        import logging
 
         logging.basicConfig(level=logging.INFO, stream=sys.stderr,
                             format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -91,18 +97,15 @@ def _handler(args: argparse.Namespace) -> int:
 
 def _run_simulated(config, args: argparse.Namespace) -> int:
     from pi_app.service.heap import freeze_startup_heap
-    from pi_app.sim.simulator import SimError, SimOptions, run_sim
+    from pi_app.sim.simulator import SimOptions
 
     freeze_startup_heap()  # imports done, the journal not read yet
     window = not args.headless and bool(os.environ.get("DISPLAY")
                                          or os.environ.get("WAYLAND_DISPLAY"))
     seed, state_dir, shots = _check_sim_options(config, args)
-    journal = _prepare_sim_journal(config, args, state_dir, shots)
+    journal, unshown = _prepare_sim_journal(config, args, state_dir, shots)
     resume = journal.exists()
     players = len(config.seats)
-    print(f"Simulated table '{config.name}': {players} seats, structure "
-          f"'{config.structure}', seed {seed}"
-          f"{' (resuming ' + str(journal) + ')' if resume else ''}", flush=True)
     opts = SimOptions(preset=config.structure, players=players, seed=seed, until_winner=True,
                       journal=str(journal), resume=resume, screenshots=str(shots),
                       show_window=window, headless=not window, profile=config.house_profile,
@@ -110,16 +113,12 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
                       speed=args.speed if window else None, name=config.name,
                       accept_journal_loss=args.accept_journal_loss and resume,
                       progress=_progress_line)
-    try:
-        summary = run_sim(opts)
-    except KeyboardInterrupt as exc:
-        print(f"stopped; the tournament is journaled in {journal}: run again to resume it",
-              file=sys.stderr)
-        return getattr(exc, "exit_status", 130)
-    except SimError as exc:
-        if resume:
-            raise SimError(f"{exc}; or add --fresh to start a new tournament") from None
-        raise
+    doing = (" (its result, from " if unshown else " (resuming ") + str(journal) + ")"
+    header = (f"Simulated table '{config.name}': {players} seats, structure "
+              f"'{config.structure}', seed {seed}{doing if resume else ''}")
+    summary = _play(opts, args, journal, header)
+    if isinstance(summary, int):
+        return summary
     places = sorted(summary["places"].items(), key=lambda kv: kv[1])
     print(f"{summary['hands_played']} hands played; "
           + ", ".join(f"{p}. seat {s}" for s, p in places[:3]))
@@ -127,7 +126,42 @@ def _run_simulated(config, args: argparse.Namespace) -> int:
     print(f"hand histories: {state_dir / 'sim-journal-hands'}")
     print(json.dumps(summary, sort_keys=True))
     sys.stdout.flush()
+    _result_path(journal).write_text(json.dumps(summary, sort_keys=True) + "\n")
     return 0
+
+
+def _play(opts, args: argparse.Namespace, journal: Path, header: str) -> dict | int:
+    """Build the simulated table (a journal it cannot resume is refused here, before a
+    word is printed), print ``header``, play; the summary, or the exit status when
+    stopped."""
+    from pi_app.sim.simulator import ResumeMismatchError, SimError, Simulation
+
+    try:
+        try:
+            sim = Simulation(opts)
+        except ResumeMismatchError as exc:
+            raise InvalidInputError(
+                f"{journal} holds an unfinished tournament of '{exc.structure}' with seed "
+                f"{exc.seed}, started with other settings than these (seed, seats or "
+                f"structure): run again without --seed (or with --seed {exc.seed}) and the "
+                "config it was started with to resume it, or add --fresh to start a new one "
+                "(the unfinished one is moved aside, not deleted)") from None
+        except SimError as exc:
+            if opts.resume:
+                raise SimError(f"{exc}; or add --fresh to start a new tournament") from None
+            raise
+        print(header, flush=True)
+        return sim.run()
+    except KeyboardInterrupt as exc:
+        print(f"stopped; the tournament is journaled in {journal}: run again to resume it",
+              file=sys.stderr)
+        return int(getattr(exc, "exit_status", 130))
+
+
+def _result_path(journal: Path) -> Path:
+    """Written once a run has printed its result: a finished tournament without it (the
+    run was stopped before) prints its result at the next run instead of playing again."""
+    return journal.with_name(journal.name + ".result")
 
 
 def _progress_line(line: str) -> None:
@@ -154,9 +188,10 @@ def _check_sim_options(config, args: argparse.Namespace) -> tuple[int, Path, Pat
 
 
 def _prepare_sim_journal(config, args: argparse.Namespace, state_dir: Path,
-                         shots: Path) -> Path:
+                         shots: Path) -> tuple[Path, bool]:
     """The simulated table's journal path, after moving aside a finished or unreadable
-    tournament (or any with ``--fresh``) with its hand histories and pictures.
+    tournament (or any with ``--fresh``) with its hand histories and pictures; and
+    whether it holds a finished tournament whose result was never printed.
 
     Raises:
         JournalPathError: the journal (or its ``-wal``/``-shm``) is a symbolic link, a
@@ -173,7 +208,8 @@ def _prepare_sim_journal(config, args: argparse.Namespace, state_dir: Path,
 
     if Journal.in_use(journal):
         raise InvalidInputError(f"{journal} is in use by another run of the table")
-    why = "--fresh" if args.fresh else _why_start_over(journal)
+    why, finished = ("--fresh", False) if args.fresh else _why_start_over(
+        journal, args.accept_journal_loss)
     if why is not None:
         config.require_structure()  # a new tournament: nothing is moved aside without one
         moved = _move_aside(journal, hands, shots)
@@ -181,21 +217,40 @@ def _prepare_sim_journal(config, args: argparse.Namespace, state_dir: Path,
             print(f"{journal}: {why}; moved it aside, with its hand histories and pictures, "
                   f"to {moved}", file=sys.stderr if why.startswith("unreadable") else sys.stdout,
                   flush=True)
-    return journal
+    return journal, finished and why is None
 
 
-def _why_start_over(journal: Path) -> str | None:
-    """Why the simulated table's journal is not resumed (None: it is, or there is none):
-    a finished tournament is played again; an unreadable journal is kept aside."""
+def _why_start_over(journal: Path, accept_loss: bool) -> tuple[str | None, bool]:
+    """Why the simulated table's journal is not resumed (None: it is, or there is none),
+    and whether its tournament is finished: a finished tournament whose result was printed
+    is played again (one whose run was stopped before prints it); an unreadable journal
+    is kept aside.
+
+    Raises:
+        JournalLossError: records were lost (``accept_loss`` goes on from the last intact
+            one): nothing is moved, the user chooses.
+    """
     if not os.path.lexists(journal):
-        return None
+        return None, False
     from pi_app.cli.state import recovered_state
+    from pi_app.service.journal import JournalLossError
 
+    logging.disable(logging.WARNING)  # the run tells what it accepts, once
     try:
-        finished = bool(recovered_state(str(journal))["summary"].get("finished"))
+        state = recovered_state(str(journal), accept_loss=accept_loss)
+    except JournalLossError as exc:
+        raise JournalLossError(f"{exc}; or add --fresh to start a new tournament (this one "
+                               "is then moved aside, not deleted)", exc.missing) from None
     except Exception as exc:  # noqa: BLE001 - whatever is wrong, the file is kept aside
-        return "unreadable (" + " ".join(str(exc).split())[:300] + ")"
-    return "the tournament there is finished" if finished else None
+        text = re.sub(r"[;,:]? the files? (was|were) not changed", "", str(exc))
+        return "unreadable (" + " ".join(text.split())[:300] + ")", False
+    finally:
+        logging.disable(logging.NOTSET)
+    if not state["summary"].get("finished"):
+        return None, False
+    if not _result_path(journal).exists():
+        return None, True
+    return "the tournament there is finished", True
 
 
 def _move_aside(journal: Path, hands: Path, shots: Path) -> Path | None:
@@ -206,7 +261,8 @@ def _move_aside(journal: Path, hands: Path, shots: Path) -> Path | None:
 
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     dest = journal.parent / "previous" / stamp
-    items = [journal.with_name(journal.name + s) for s in ("", "-wal", "-shm", ".mark", ".lock")]
+    items = [journal.with_name(journal.name + s)
+             for s in ("", "-wal", "-shm", ".mark", ".lock", ".result")]
     items = [p for p in items + [hands] if os.path.lexists(p)]
     pictures = [f for f in shots.iterdir() if (f.is_file() and (
         f.suffix == ".png" or f.name == "index.txt")) or (f.is_dir() and f.name == "seats")

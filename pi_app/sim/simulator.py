@@ -176,6 +176,16 @@ def sim_device_settings(opts: SimOptions, name: str) -> DeviceSettings:
                           button_poller=False)
 
 
+class ResumeMismatchError(SimError):
+    """The journal to resume holds a run made with other options; ``seed`` and
+    ``structure`` are the run's own (so a caller can word its own advice)."""
+
+    def __init__(self, seed: int, structure: str, message: str) -> None:
+        super().__init__(message)
+        self.seed = seed
+        self.structure = structure
+
+
 class Simulation:
     """One simulated run (build with options, then :meth:`run`)."""
 
@@ -198,7 +208,8 @@ class Simulation:
         """Refuse a journal made with other options (before anything is written to it)."""
         made = core.settings
         if made != self._resumable(opts, made):
-            raise SimError(
+            raise ResumeMismatchError(
+                made.seed - self.seed_offset, made.structure,
                 f"{journal} holds a run of '{made.structure}' with seed "
                 f"{made.seed - self.seed_offset} and "
                 f"other options than these: resume it with the --preset, --seed and "

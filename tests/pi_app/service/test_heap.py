@@ -94,7 +94,7 @@ def _record_calls(monkeypatch: pytest.MonkeyPatch, target: str, name: str,
     (["sim", "--hands", "1", "--direct"], "pi_app.sim.simulator", "run_sim"),
     (["sim", "--venue-table", "1", "--venue-config", "v.toml"], "pi_app.sim.venue_table",
      "run_venue_table"),
-    (["run", "--headless", "--fresh"], "pi_app.sim.simulator", "run_sim"),
+    (["run", "--headless", "--fresh"], "pi_app.cli.run", "_play"),  # builds, then plays
     (["run", "--service"], "pi_app.service.daemon", "run_daemon"),
 ], ids=["sim", "venue-table", "run-simulated", "run-service"])
 def test_each_table_entry_point_freezes_once_before_the_table_starts(
@@ -104,7 +104,7 @@ def test_each_table_entry_point_freezes_once_before_the_table_starts(
                         lambda: calls.append("freeze") or 1)
     _record_calls(monkeypatch, target, name, calls)
     monkeypatch.setattr(run_cli_module, "_prepare_sim_journal",
-                        lambda *a: tmp_path / "sim-journal.db")
+                        lambda *a: (tmp_path / "sim-journal.db", False))
     monkeypatch.setenv("STATE_DIRECTORY", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     assert main(argv) == 0, capsys.readouterr().err
