@@ -37,6 +37,17 @@ def words(text: str) -> str:
     return _IDENTIFIER.sub(_spoken, text).replace("_", " ")
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """``n`` and ``noun`` agreeing in number: ``counted(1, "returned card")`` ->
+    ``"1 returned card"``, ``counted(2, "returned card")`` -> ``"2 returned cards"``
+    (``plural``: the plural when it is not ``noun`` + "s").
+
+    >>> counted(0, "card"), counted(3, "box", "boxes")
+    ('0 cards', '3 boxes')
+    """
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 def _split(reason: str) -> tuple[str, str]:
     """``"fouled_deck: TDA 35-E"`` -> ``("fouled deck", "TDA 35-E")`` (no rule: ``""``)."""
     what, _, rule = reason.partition(": ")

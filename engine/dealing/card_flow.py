@@ -42,6 +42,7 @@ from engine.dealing.sequence import (
 from engine.errors import IllegalActionError
 from engine.events import CardDrawn, ShoeReloaded, StubReshuffled
 from engine.text import check_uid, is_uid
+from engine.wording import counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.dealing.deal_state import DealState
@@ -332,8 +333,8 @@ class CardFlow:
                     break
         n = self._release_set_aside()
         return self._ruling(
-            "STUB_RESHUFFLED", f"The stub was reshuffled face down; {n} returned card(s) are "
-            "live again." + ("" if due else " (No reshuffle was due.)"),
+            "STUB_RESHUFFLED", f"The stub was reshuffled face down; {counted(n, 'returned card')} "
+            f"{'is' if n == 1 else 'are'} live again." + ("" if due else " (No reshuffle was due.)"),
             "Go on dealing as expected.", ev.t)
 
     def _on_reload(self, ev: ShoeReloaded) -> list[Outcome]:

@@ -258,7 +258,7 @@ class Detection:
         return [_assigned(d)] + self.desk.ruling(
             "PREMATURE_BOARD", f"The {nxt} ({card.name}) was dealt before the {street} betting "
             "was complete.",
-            f"The burn stays. Return the premature card(s) to the stub and reshuffle; after "
+            f"The burn stays. Return every premature card to the stub and reshuffle; after "
             f"the betting deal the {nxt} with no burn.", ev.t, row=row, draw=d.n)
 
 

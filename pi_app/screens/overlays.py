@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pygame
 
 from engine.views import RulingView, ScreenState
@@ -24,6 +26,8 @@ from pi_app.screens.theme import (
     RED,
     TEXT,
     Canvas,
+    legible_px,
+    text_surface,
 )
 
 STRIP_H = 64
@@ -87,15 +91,46 @@ STATUS_STYLE = {
 def draw_ruling(cv: Canvas, ruling: RulingView, at_top: bool = False) -> pygame.Rect:
     """The ruling banner across the lower part of the screen (``at_top``: the upper part,
     a little lower in height, clear of the board, while the all-in odds panel holds the
-    bottom), over the rest darkened.  The banner is drawn once per ruling
+    bottom), over the rest darkened.  The banner grows (upwards at the bottom, downwards
+    at the top) by a line for each line of the dealer's instruction past two, so the
+    instruction is always whole.  The banner is drawn once per ruling
     (:mod:`pi_app.screens.parts`).  Returns the banner's real rect."""
-    x, y, w, h = 50, cv.dh - 420, cv.dw - 100, 390
+    extra = INSTRUCTION_STEP * max(0, len(instruction_lines(cv, ruling)) - 2)
+    x, y, w, h = 50, cv.dh - 420 - extra, cv.dw - 100, 390 + extra
     if at_top:
-        y, h = 10, 360
+        y, h = 10, 360 + extra
     r = cv.rect(x, y, w, h)
     _darken_around(cv, r, cv.px(24))
     return blit_part(cv, ("ruling", ruling, h), r, (w, h),
                      lambda pc: _banner(pc, ruling, w, h))
+
+
+INSTRUCTION = 42  #: design px of the dealer's instruction
+INSTRUCTION_STEP = INSTRUCTION * 1.25  #: design px from one of its lines to the next
+INSTRUCTION_W = 1920 - 100 - 250  #: design px of its lines' width (right of "DEALER:")
+
+
+def instruction_lines(cv: Canvas, ruling: RulingView) -> list[str]:
+    """The dealer's instruction in words, wrapped whole (every word on some line, no line
+    cut) at :data:`INSTRUCTION` design px into :data:`INSTRUCTION_W`."""
+    size = max(cv.px(INSTRUCTION), legible_px("bold", cv.screen_h))
+    limit = cv.px(INSTRUCTION_W)
+    lines: list[str] = []
+    for word in words(ruling.instruction).split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and text_surface("bold", size, trial, TEXT).get_width() <= limit:
+            lines[-1] = trial
+        else:
+            lines.append(word)
+    return lines
+
+
+def ruling_footer(ruling: RulingView) -> str:
+    """The banner's last line, for the floor, in words: what the ruling is on and under
+    which rules ("Ruling on exposed second card, TDA 2024 rules")."""
+    m = re.fullmatch(r"tda(\d{4})", ruling.profile.lower())
+    rules = f"TDA {m.group(1)} rules" if m else f"{words(ruling.profile)} house rules"
+    return f"Ruling on {words(ruling.code).lower()}, {rules}"
 
 
 def _darken_around(cv: Canvas, r: pygame.Rect, radius: int) -> None:
@@ -136,30 +171,9 @@ def _banner(cv: Canvas, ruling: RulingView, w: float, h: float) -> None:
     cv.text(words(ruling.words or ruling.code), "bold", 62, TEXT, (x + 36, y + 110),
             max_width=w - 72)
     cv.text("DEALER:", "bold", 34, ACCENT, (x + 36, y + 206))
-    _wrap(cv, words(ruling.instruction), "bold", 42, TEXT, x + 210, y + 198, w - 250, 2)
-    foot = f"code {words(ruling.code)}   \u2022   rules {words(ruling.profile)}"
-    cv.text(foot, "sans", 24, MUTED, (x + 36, y + h - 22), "bottomleft", max_width=w - 72,
-            minor=True)  # the code and rule set, for the floor
+    for i, line in enumerate(instruction_lines(cv, ruling)):
+        cv.text(line, "bold", INSTRUCTION, TEXT, (x + 210, y + 198 + i * INSTRUCTION_STEP))
+    cv.text(ruling_footer(ruling), "sans", 24, MUTED, (x + 36, y + h - 22), "bottomleft",
+            max_width=w - 72, minor=True)  # what the ruling is on, and the rules
 
 
-def _wrap(cv: Canvas, text: str, kind: str, size: float, colour, x: float, y: float,
-          width: float, max_lines: int) -> None:
-    """Word-wrap ``text`` into at most ``max_lines`` lines (the last one shrinks to fit)."""
-    from pi_app.screens.theme import text_surface
-    words = text.split()
-    lines: list[str] = []
-    cur = ""
-    limit = cv.px(width)
-    for word in words:
-        trial = f"{cur} {word}".strip()
-        if text_surface(kind, cv.px(size), trial, colour).get_width() <= limit or not cur:
-            cur = trial
-        else:
-            lines.append(cur)
-            cur = word
-    if cur:
-        lines.append(cur)
-    if len(lines) > max_lines:
-        lines = lines[:max_lines - 1] + [" ".join(lines[max_lines - 1:])]
-    for i, line in enumerate(lines):
-        cv.text(line, kind, size, colour, (x, y + i * size * 1.25), max_width=width)

@@ -5,6 +5,7 @@ reason the engine can give.  (Issue: the TV showed "hand void: fouled_deck: TDA 
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from engine.dealing.irregularities import (
 )
 from engine.dealing.outcomes import RulingDecided, RulingIssued
 from engine.views import RulingView
-from engine.wording import void_message, void_note, words
+from engine.wording import counted, void_message, void_note, words
 from hardware.seat_render import CHAR_W, WIDTH
 from tests.data_paths import data
 
@@ -115,3 +116,27 @@ def test_a_fouled_deck_reads_as_words_on_the_table_and_the_seats():
     assert hand.is_void
     assert public_view(hand).message == "Hand void: fouled deck (TDA 35-E)"
     assert {seat_view(hand, s).message for s in hand.seats} == {"Void: fouled deck"}
+
+
+ONE_PLURAL = re.compile(r"\b1 (?:\w+ )?cards\b|\bcards? \(s\)|\(s\)")
+MANY_SINGULAR = re.compile(r"\b(?:0|[2-9]|\d\d+) (?:\w+ )?card (?:is|was)\b")
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.stem for f in FILES])
+def test_ruling_texts_agree_in_number(path: Path):
+    """No "card(s)" on the banner: "1 returned card is live again", "2 returned cards are".
+    (Issue: the banner said "1 returned card(s) are live again".)"""
+    result = run_deal(parse_deal(path.read_text(encoding="utf-8").splitlines()))
+    seen = 0
+    for o in result.outcomes:
+        if isinstance(o, (RulingIssued, RulingDecided)):
+            for text in _public_texts(o.ruling.view()):
+                assert not ONE_PLURAL.search(text) and not MANY_SINGULAR.search(text), text
+                seen += bool(re.search(r"\d+ returned cards? (?:is|are) live", text))
+    if "reshuffle" in path.stem:
+        assert seen  # the count is said
+
+def test_counted_agrees_in_number():
+    assert counted(1, "returned card") == "1 returned card"
+    assert [counted(n, "card") for n in (0, 2)] == ["0 cards", "2 cards"]
+    assert counted(2, "box", "boxes") == "2 boxes"

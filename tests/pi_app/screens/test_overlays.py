@@ -43,3 +43,32 @@ def test_the_screen_under_the_banner_is_darkened_but_the_banner_is_not():
     render_frame(ruled, state)
     probe = (960, 440)  # the pots' line between the banner and the board, on the felt
     assert sum(ruled.get_at(probe)[:3]) < sum(plain.get_at(probe)[:3])
+
+
+MISDEAL = replace(
+    RULING, code="misdeal", profile="gunpowder", words="Misdeal: the shoe dealt out of turn",
+    instruction="When the floor confirms, every chip put in is returned. Reshuffle, reload the "
+                "shoe and deal again: same button, same players, same limits (TDA 35-C).")
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+@pytest.mark.parametrize("at_top", [False, True])
+@pytest.mark.parametrize("ruling", [RULING, MISDEAL], ids=("short", "long"))
+def test_the_instruction_is_whole_in_one_size_and_the_footer_in_words(size, at_top, ruling):
+    """(Issue: the misdeal's instruction ended "same limits (TDA 35…", its second line
+    smaller than its first; the footer said "code misdeal • rules gunpowder".)"""
+    cv = Canvas(pygame.Surface(size))
+    with record_texts() as drawn:
+        banner = draw_ruling(cv, ruling, at_top=at_top)
+    dealer = next(t for t in drawn if t.text == "DEALER:")
+    footer = drawn[-1]
+    lines = [t for t in drawn if t.rect.top >= dealer.rect.top - cv.px(12) and t is not dealer
+             and t is not footer]
+    assert " ".join(t.text for t in lines) == ruling.instruction
+    assert not any(t.cut for t in lines)
+    assert len({t.rect.h for t in lines}) == 1  # one font size
+    assert all(banner.contains(t.rect) for t in drawn)
+    assert footer.rect.top >= lines[-1].rect.bottom
+    assert "_" not in footer.text and "code " not in footer.text
+    assert footer.text.startswith(f"Ruling on {ruling.code}, ")
+    assert footer.text.endswith("house rules" if ruling is MISDEAL else "TDA 2024 rules")
