@@ -7,7 +7,8 @@ They stand in one fixed place per layout, clear of the board, the pots and every
 cards (design pixels of the 1920x1080 screen):
 
 * the table layout: :data:`TABLE_ZONE`, the top centre of the table, the dealer's place,
-  where no seat ever sits (under the status strip when it is up), downwards;
+  where no seat ever sits (under the status strip when it is up), downwards, over the
+  hand's header (its number, street and blinds) for their few seconds;
 * the split layout: :data:`COLUMN_ZONE`, the bottom of the clock's column, over the room's
   prize pool and places, upwards;
 * the clock layout: :data:`ROOM_ZONE`, the bottom of the room's panel, upwards;
@@ -48,8 +49,9 @@ class Zone:
     down: bool
 
 
-#: the table layout: between the two top seats, above every bet and the pots
-TABLE_ZONE = Zone(660, 600, 12, 170, down=True)
+#: the table layout: between the two top seats, over the hand's header, above every bet
+#: and the pots (measured over 2..10 seats, with and without the status strip)
+TABLE_ZONE = Zone(710, 500, 12, 150, down=True)
 #: the split layout: the bottom of the clock's column (over the prize pool and places)
 COLUMN_ZONE = Zone(14, 592, 1066, 300, down=False)
 #: the clock layout: the bottom of the room's panel, under the pairing panel's place
