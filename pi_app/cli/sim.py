@@ -54,12 +54,30 @@ def _int_in(lo: int, hi: int | None, what: str):
 
 
 def _players(text: str) -> int:
-    """``--players``: 2..10 at one table; up to 640 for a venue (checked with --venue)."""
+    """``--players``: a whole number; its range (one table or a venue) is checked by
+    :func:`_check_players` once the other options are known."""
     try:
-        return _int_in(2, 640, "players")(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(f"players must be 2..10 (at a venue 2..640), got "
-                                         f"{text!r}") from None
+        return int(text)
+    except ValueError:
+        shown = text if len(text) <= 24 else text[:20] + "..."
+        raise argparse.ArgumentTypeError(f"players: not a whole number: {shown!r}") from None
+
+
+def _check_players(args: argparse.Namespace) -> None:
+    """``--players`` within 2..10 at one table, 2..9 x ``--tables`` with ``--venue``; one
+    message for both, exit 2 (a venue from ``--venue-config`` counts its own seats)."""
+    n = args.players
+    if n is None or (args.venue and args.venue_config):
+        return
+    if args.venue:
+        from pi_app.sim.venue import TABLE_SEATS
+
+        hi, where = args.tables * TABLE_SEATS, f"at {args.tables} tables of {TABLE_SEATS}"
+    else:
+        hi, where = 10, "at one table"
+    if not 2 <= n <= hi:
+        got = str(n) if len(str(n)) <= 24 else f"a number of {len(str(n))} digits"
+        args.sim_parser.error(f"--players must be 2..{hi} {where}, got {got}")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,7 +87,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--preset", default="gunpowder",
                    help="structure preset or file (gunpowder, phat-ace, mini)")
     p.add_argument("--players", type=_players, default=None,
-                   help="players, 2..10 (default 6); with --venue 2..9 per table (default 24)")
+                   help="players, 2..10 at one table (default 6); with --venue 2..9 x --tables "
+                        "(default 24)")
     p.add_argument("--seed", type=_int_in(0, None, "seed"), default=1, help="seed of the whole run (default 1)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--hands", type=_int_in(1, None, "hands"), help="stop after this many hands")
@@ -103,7 +122,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--venue-config", metavar="FILE", help="the venue.toml of --venue-table")
     p.add_argument("--broker", metavar="URL",
                    help="the venue's broker (mqtt://HOST:PORT); default: venue.toml's")
-    p.set_defaults(func=_handler)
+    p.set_defaults(func=_handler, sim_parser=p)
 
 
 def _venue(args: argparse.Namespace) -> int:
@@ -121,13 +140,11 @@ def _venue(args: argparse.Namespace) -> int:
 
 
 def _handler(args: argparse.Namespace) -> int:
+    _check_players(args)
     if args.venue:
         return _venue(args)
     if args.players is None:
         args.players = 6
-    elif args.players > 10:
-        raise InvalidInputError(f"players must be 2..10 at one table (more only with "
-                                f"--venue), got {args.players}")
     if args.demo:
         from pi_app.sim.demos import DEMOS, run_demo
 

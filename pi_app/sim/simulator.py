@@ -103,7 +103,7 @@ def settings_for(opts: SimOptions) -> TableSettings:
             seats than the table has; StructureError, ProfileError: a bad preset or profile.
     """
     if not 2 <= opts.players <= 10:
-        raise SimError(f"--players must be 2..10 (seats on one table), got {opts.players}")
+        raise SimError(f"--players must be 2..10 at one table, got {opts.players}")
     if opts.seed < 0:
         raise SimError(f"--seed must be 0 or more, got {opts.seed}")
     if not opts.preset.strip():

@@ -85,14 +85,38 @@ def test_sim_refuses_more_than_ten_players_at_one_table(tmp_path, monkeypatch, c
     monkeypatch.chdir(tmp_path)
     rc, out, err = run_main(["sim", "--players", "11", "--journal", "j.db"], capsys)
     assert rc == 2 and out == ""
-    assert_one_error_line(err, "players must be 2..10 at one table")
+    assert_one_error_line(err, "--players must be 2..10 at one table, got 11",
+                          "(see 'pokertable sim --help')")
     assert listing(tmp_path) == set()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--players", "1"], "--players must be 2..10 at one table, got 1"),
+    (["--players", "11"], "--players must be 2..10 at one table, got 11"),
+    (["--venue", "--tables", "2", "--players", "19"], "--players must be 2..18 at 2 tables of 9, "
+                                                      "got 19"),
+    (["--venue", "--players", "1"], "--players must be 2..27 at 3 tables of 9, got 1"),
+])
+def test_sim_players_errors_share_one_format(tmp_path, monkeypatch, capsys, argv, message):
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = run_main(["sim", *argv], capsys)
+    assert rc == 2 and out == ""
+    assert err == f"pokertable: error: {message} (see 'pokertable sim --help')\n"
+    assert listing(tmp_path) == set()
+
+
+def test_sim_players_help_gives_the_ranges_the_errors_give(capsys):
+    rc, out, _ = run_main(["sim", "--help"], capsys)
+    assert rc == 0
+    text = " ".join(out.split())
+    assert "players, 2..10 at one table (default 6); with --venue 2..9 x --tables" in text
+    assert "2..640" not in text
 
 
 @pytest.mark.parametrize("argv, fragment", [
     (["--seed", "-1"], "seed must be at least 0"),
-    (["--players", "1"], "players must be 2..10"),
-    (["--players", "641"], "players must be 2..10"),
+    (["--players", "1"], "--players must be 2..10 at one table, got 1"),
+    (["--players", "641"], "--players must be 2..10 at one table, got 641"),
     (["--hands", "0"], "hands must be at least 1"),
     (["--hands", "-3"], "hands must be at least 1"),
 ])

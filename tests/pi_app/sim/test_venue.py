@@ -17,10 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from pi_app.cli.main import main
 from pi_app.sim.venue import SimVenue, VenueSimError, VenueSimOptions
 from pi_app.venue.link import Received, VenueLink
-from tests.pi_app.cli.helpers import assert_one_error_line
+from tests.pi_app.cli.helpers import assert_one_error_line, run_main
 from tests.ports import free_port
 
 TIMEOUT = 1200.0  # seconds: generous for a loaded machine
@@ -117,13 +116,14 @@ def test_a_fault_mid_night_ends_with_the_same_places_and_every_chip(tmp_path, fa
 
 
 @pytest.mark.parametrize("argv, fragment", [
-    (["--tables", "2", "--players", "19"], "--players must be 2..18"),
+    (["--tables", "2", "--players", "19"], "--players must be 2..18 at 2 tables of 9"),
     (["--broker", "mqtt://127.0.0.1:1"], "--broker URL goes with --venue-config"),
     (["--hands", "3"], "--hands does not apply"),
 ])
 def test_bad_venue_options_are_one_line_and_exit_2(capsys, argv, fragment):
-    assert main(["sim", "--venue", *argv]) == 2
-    assert_one_error_line(capsys.readouterr().err, fragment)
+    rc, _, err = run_main(["sim", "--venue", *argv], capsys)
+    assert rc == 2
+    assert_one_error_line(err, fragment)
 
 
 def test_the_options_check_their_sizes():
