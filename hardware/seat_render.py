@@ -103,9 +103,22 @@ def figures(amount: int) -> tuple[str, ...]:
     return tuple(out)
 
 
+#: ends a text cut to fit (a name); the bitmap font has no such glyph, so
+#: :func:`render_seat_view` draws it as three dots in one character cell
+ELLIPSIS = "\u2026"
+
+
 def text_width(text: str) -> int:
-    """Width in pixels of ``text`` in the small font."""
-    return int(font().getlength(text))
+    """Width in pixels of ``text`` in the small font (:data:`ELLIPSIS`: one cell)."""
+    return int(font().getlength(text.replace(ELLIPSIS, ""))) + CHAR_W * text.count(ELLIPSIS)
+
+
+def cut(text: str, chars: int) -> str:
+    """``text`` when it has at most ``chars`` characters, else its first ``chars - 1`` and
+    :data:`ELLIPSIS` (a cut name says it is cut: "3 BARTHOLOMEW THE TH…")."""
+    if len(text) <= chars:
+        return text
+    return text[: max(0, chars - 1)].rstrip() + ELLIPSIS if chars > 0 else ""
 
 
 @lru_cache(maxsize=512)
@@ -276,7 +289,7 @@ def texts(view: SeatDisplayView, *, online_note: str = "",
     out = [Text("marker", label, (box[0] + 2, -1), box, inverted=True)
            for label, box in boxes.markers.items()]
     head = safe_text(f"{view.seat} {view.name.upper()}".strip(), 40, latin1=True)
-    out.append(Text("head", head[: max(0, (boxes.name_right - 1) // CHAR_W)], (0, -1),
+    out.append(Text("head", cut(head, max(0, (boxes.name_right - 1) // CHAR_W)), (0, -1),
                     (0, HEAD[0], boxes.name_right - 2, HEAD[1])))
     if view.status in ("empty", "out"):
         # a player knocked out gets the engine's words ("OUT - 6th"), not "SITTING OUT"
@@ -357,6 +370,17 @@ def _status_texts(view: SeatDisplayView, note: str) -> list[Text]:
     return out
 
 
+def draw_small(draw: ImageDraw.ImageDraw, xy: tuple[int, int], text: str, fill: int) -> None:
+    """``text`` in the small font at ``xy``; a final :data:`ELLIPSIS` as three dots on the
+    baseline (row 8 of the cell drawn from ``xy``)."""
+    body = text[:-1] if text.endswith(ELLIPSIS) else text
+    draw.text(xy, body, fill=fill, font=font())
+    if body != text:
+        x0 = xy[0] + text_width(body)
+        for dx in (0, 2, 4):
+            draw.point((x0 + dx, xy[1] + 8), fill=fill)
+
+
 def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.Image:
     """The 128x64 mode-"1" image of ``view`` (see the module docstring for the layout).
 
@@ -364,7 +388,6 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
     """
     img = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(img)
-    f = font()
     boxes = layout(view)
     for t in texts(view, online_note=online_note, boxes=boxes):
         if t.inverted:
@@ -372,7 +395,7 @@ def render_seat_view(view: SeatDisplayView, *, online_note: str = "") -> Image.I
         if t.big:
             _paste_big(img, t.xy, t.text, 0 if t.inverted else 1)
         else:
-            draw.text(t.xy, t.text, fill=0 if t.inverted else 1, font=f)
+            draw_small(draw, t.xy, t.text, 0 if t.inverted else 1)
     if view.status not in ("empty", "out"):
         for card, box in zip(view.hole_cards, boxes.cards, strict=True):
             _card(draw, box, card.rank, card.suit)

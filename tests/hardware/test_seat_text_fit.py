@@ -24,8 +24,8 @@ from hardware.seat_render import (
     WIDTH,
     Box,
     Text,
+    draw_small,
     figures,
-    font,
     layout,
     render_seat_view,
     texts,
@@ -95,7 +95,7 @@ def _ink(text: str, big: bool) -> Box | None:
     """The lit pixels of ``text`` drawn with the display's font at (0, 0): (left, top,
     right, bottom), edges included, doubled for a big text; None when nothing is lit."""
     img = Image.new("1", (len(text) * 8 + 8, 16), 0)
-    ImageDraw.Draw(img).text((0, 0), text, fill=1, font=font())
+    draw_small(ImageDraw.Draw(img), (0, 0), text, 1)  # as the display draws it ("…" too)
     bbox = img.getbbox()
     if bbox is None:
         return None
