@@ -170,6 +170,7 @@ def _one_table(args: argparse.Namespace) -> int:
 
     if args.resume and not args.journal:
         raise InvalidInputError("--resume needs --journal FILE")
+    _check_journal_folder(args.journal)
     if args.accept_journal_loss and not args.resume:
         raise InvalidInputError("--accept-journal-loss goes with --resume")
     if args.hands is not None and args.hands < 1:
@@ -206,6 +207,20 @@ def _one_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_journal_folder(journal: str | None) -> None:
+    """A ``--journal`` FILE must be in a folder that exists: the command makes no folders.
+
+    Raises:
+        InvalidInputError: the folder of FILE does not exist or is not a folder (exit 2).
+    """
+    if journal is None:
+        return
+    folder = os.path.dirname(os.path.abspath(journal))
+    if not os.path.isdir(folder):
+        raise InvalidInputError(f"--journal {journal}: no folder {folder} (make it first, "
+                                "or give a file in a folder that exists)")
+
+
 def _venue_table(args: argparse.Namespace) -> int:
     """``--venue-table N --venue-config FILE``: one simulated table of a venue."""
     from pi_app.service.heap import freeze_startup_heap
@@ -215,6 +230,7 @@ def _venue_table(args: argparse.Namespace) -> int:
         raise InvalidInputError("--venue-table N and --venue-config FILE go together")
     if args.resume and not args.journal:
         raise InvalidInputError("--resume needs --journal FILE")
+    _check_journal_folder(args.journal)
     opts = VenueTableOptions(table=args.venue_table, config=args.venue_config,
                              seed=args.seed, journal=args.journal, broker=args.broker,
                              resume=args.resume)

@@ -127,3 +127,26 @@ def test_sim_rejects_bad_numbers_at_argument_time(tmp_path, monkeypatch, capsys,
     assert rc == 2 and out == ""
     assert_one_error_line(err, fragment, "(see 'pokertable sim --help')")
     assert listing(tmp_path) == set()
+
+
+@pytest.mark.parametrize("extra", [[], ["--venue-table", "1", "--venue-config", "venue.toml"]],
+                         ids=["one table", "venue table"])
+def test_sim_journal_in_a_missing_folder_is_refused_and_nothing_is_made(tmp_path, monkeypatch,
+                                                                         capsys, extra):
+    monkeypatch.chdir(tmp_path)
+    journal = tmp_path / "no" / "such" / "j.db"
+    rc, out, err = run_main(["sim", "--journal", str(journal), "--hands", "2", "--direct",
+                             *extra], capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, f"--journal {journal}: no folder {journal.parent}")
+    assert listing(tmp_path) == set()
+
+
+def test_sim_journal_under_a_file_is_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plain").write_text("x")
+    rc, out, err = run_main(["sim", "--journal", "plain/j.db", "--hands", "2", "--direct"],
+                            capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, "--journal plain/j.db: no folder")
+    assert listing(tmp_path) == {"plain"}
