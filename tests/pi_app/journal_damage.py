@@ -34,6 +34,7 @@ JOURNAL = "journal.db"
 def base_night(folder: Path) -> str:
     """Play the reference tournament and leave in ``folder/base`` one killed at record
     250; returns the reference's last stdout line."""
+    (folder / "ref").mkdir()  # sim makes no folder for its --journal
     ref = run(SIM + ["--journal", str(folder / "ref" / JOURNAL)], timeout=600)
     assert ref.rc == 0, ref.err[-2000:]
 
