@@ -181,8 +181,27 @@ def _knob(i: int, part: str) -> tuple[str, Any]:
     return m.group(1), int(v) if v.isdigit() else v
 
 
-def _build(h: dict[str, Any], first_event: int) -> DealScript:
-    where = first_event
+#: which header line a complaint about the hand's configuration is about (first match wins)
+_BLAME = (("no blinds", "blinds"), ("min_bet", "min bet"), ("blind_ante", "big blind ante"),
+          ("blind", "blinds"), ("ante", "ante"), ("button", "button"),
+          ("raise_rule", "raise rule"), ("hand_number", "hand number"), ("seat", "seats"),
+          ("stack", "seats"))
+
+
+def _line_of(lines: dict[str, int], message: str, default: int) -> int:
+    """The header line a configuration error's ``message`` is about (``default``: the first
+    event's, when no header line is named or the key was not given)."""
+    for word, key in _BLAME:
+        if word in message and key in lines:
+            return lines[key]
+    return default
+
+
+def _build(h: dict[str, Any], first_event: int,
+           lines: dict[str, int] | None = None) -> DealScript:
+    """The script's dealing procedure from its header; an error names the header line that
+    holds the bad value (``lines``: header key -> line number), else ``first_event``."""
+    where, lines = first_event, lines or {}
     for key in ("seats", "button"):
         if key not in h:
             raise _fail(where, f"the header is missing '{key}:' (before the first event)")
@@ -190,10 +209,18 @@ def _build(h: dict[str, Any], first_event: int) -> DealScript:
     if "blinds" not in h and "min bet" not in h:
         raise _fail(where, "the header is missing 'blinds:' (or 'min bet:' for no blinds)")
     if bb < sb:
-        raise _fail(where, f"blinds: the big blind {bb} is smaller than the small blind {sb}")
+        raise _fail(lines.get("blinds", where),
+                    f"blinds: the big blind {bb} is smaller than the small blind {sb}")
     out = set(h.get("sitting out", ())) & set(h["seats"])
     if out:
-        raise _fail(where, f"seat {min(out)} is both in 'seats:' and 'sitting out:'")
+        raise _fail(lines.get("sitting out", where),
+                    f"seat {min(out)} is both in 'seats:' and 'sitting out:'")
+    try:
+        profile = make_profile(h.get("profile", "tda2024"), **h.get("knobs", {}))
+    except PokerTableError as exc:
+        key = "knobs" if "knob" in str(exc) and "knobs" in lines else "profile"
+        at = lines.get(key, lines.get("knobs", where))
+        raise _fail(at, f"bad header: {exc}") from None
     try:
         cards = h.get("deck card")
         if cards:
@@ -207,11 +234,10 @@ def _build(h: dict[str, Any], first_event: int) -> DealScript:
                          ante=h.get("ante", 0), big_blind_ante=h.get("big blind ante", 0),
                          min_bet=h.get("min bet"), raise_rule=h.get("raise rule", "standard"),
                          hand_number=h.get("hand number", 1))
-        profile = make_profile(h.get("profile", "tda2024"), **h.get("knobs", {}))
         proc = DealingProcedure(cfg, reg, profile, seed=h.get("seed", 0),
                                 known_tags=known)  # type: ignore[arg-type]
     except PokerTableError as exc:
-        raise _fail(where, f"bad header: {exc}") from None
+        raise _fail(_line_of(lines, str(exc), where), f"bad header: {exc}") from None
     return DealScript(h, proc, extras, sitting_out=tuple(h.get("sitting out", ())))
 
 
@@ -354,6 +380,7 @@ def _check_expect_words(i: int, what: str, args: list[str]) -> None:
 def parse_deal(lines: Iterable[str]) -> DealScript:
     """Parse a ``.deal`` file's lines (``DealSyntaxError`` naming the line)."""
     header: dict[str, Any] = {}
+    lines_of: dict[str, int] = {}  # header key -> the line that gave it
     sc: DealScript | None = None
     n = 0
     for i, raw in enumerate(lines, 1):
@@ -366,12 +393,13 @@ def parse_deal(lines: Iterable[str]) -> DealScript:
         key = m.group(1).strip() if m else None
         if sc is None and key in HEADER_KEYS:
             _header_line(i, key, text.split(":", 1)[1].strip(), header)
+            lines_of.setdefault(key, i)
             continue
         if key is not None and key in HEADER_KEYS:
             raise _fail(i, f"header line {key!r} after the first event")
         if sc is None:
-            sc = _build(header, i)
+            sc = _build(header, i, lines_of)
         sc.steps.append(parse_line(i, text, sc))
     if sc is None:
-        sc = _build(header, n + 1)
+        sc = _build(header, n + 1, lines_of)
     return sc

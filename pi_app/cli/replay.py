@@ -4,7 +4,10 @@ A ``.deal`` file (the table's words, engine/dealing/deal_script.py, docs/scenari
 one line per ruling, held action, floor decision and hand result, in the words of the
 ruling, then ``final: ...``.  Exit status: 0 every expectation holds; 1 one failed (each
 failure on stderr names its line); 2 a malformed file (a header missing or wrong, a line
-that does not parse); 3 a line the table refuses (naming the line and the reason).
+that does not parse); 3 a line the table refuses (naming the line and the reason).  An
+error is one line, ``pokertable: error: FILE: line N: ...``, N the line that holds the bad
+value (a header value: its own line); a failed expectation is a result, not an error:
+``pokertable: replay: expectation failed: ...``.
 
 A JSON Lines script (engine.dealing.scenario):
 
@@ -30,6 +33,7 @@ import sys
 from engine.dealing.deal_run import run_deal
 from engine.dealing.deal_script import DealRefusedError, parse_deal
 from engine.dealing.scenario import ScenarioError, check_expect, read_script, stream_scenario
+from pi_app.cli.main import error_line
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,15 +57,21 @@ def _say(text: str) -> None:
     print(text, flush=True)
 
 
+def _error(path: str, exc: Exception) -> None:
+    """The one error line: ``pokertable: error: FILE: line N: ...``."""
+    print(error_line(f"{path}: {exc}"), file=sys.stderr)
+
+
 def handle_deal(path: str) -> int:
     """Run a ``.deal`` file; the exit status of the module docstring."""
+    lines = read_script(path)  # an unreadable file: its own error line, naming it
     try:
-        result = run_deal(parse_deal(read_script(path)), _say)
+        result = run_deal(parse_deal(lines), _say)
     except DealRefusedError as exc:
-        print(f"pokertable: replay: {exc}", file=sys.stderr)
+        _error(path, exc)
         return 3
     except ScenarioError as exc:
-        print(f"pokertable: replay: {exc}", file=sys.stderr)
+        _error(path, exc)
         return 2
     for f in result.failures:
         print(f"pokertable: replay: expectation failed: {f}", file=sys.stderr)
@@ -71,7 +81,12 @@ def handle_deal(path: str) -> int:
 def handle(args: argparse.Namespace) -> int:
     if str(args.script).endswith(".deal"):
         return handle_deal(args.script)
-    sc, result = stream_scenario(read_script(args.script), _emit)
+    lines = read_script(args.script)
+    try:
+        sc, result = stream_scenario(lines, _emit)
+    except ScenarioError as exc:
+        _error(args.script, exc)
+        return 2
     failures = list(result.failures)
     if "expect" in sc.header:
         failures += [f"header expect: {d}" for d in check_expect(result, sc.header["expect"])]

@@ -56,10 +56,11 @@ def test_huge_float_stack_1e400(tmp_path, capsys) -> None:
 
 
 def test_missing_seats_says_so(tmp_path, capsys) -> None:
-    rc, _, err = run_main(["replay", script(tmp_path, {"button": 1})], capsys)
+    path = script(tmp_path, {"button": 1})
+    rc, _, err = run_main(["replay", path], capsys)
     assert rc == 2
     line = assert_one_error_line(err)
-    assert line == "pokertable: error: line 1: header is missing 'seats'"
+    assert line == f"pokertable: error: {path}: line 1: header is missing 'seats'"
 
 
 def test_no_blind_game_with_min_bet_is_accepted() -> None:
@@ -143,3 +144,49 @@ def test_event_line_expectation(tmp_path, capsys) -> None:
         assert rc == want_rc, err
         if want_rc:
             assert "line 2: rulings: expected ['PREMATURE_BURN'], got []" in err
+
+
+DEAL_HEAD = ["name: t", "seats: 1=1000 2=1000 3=1000", "button: 3", "blinds: 10/20",
+             "profile: tda2024", "deck: seed 1"]  # lines 1..6; the first event is line 7
+
+
+@pytest.mark.parametrize("line_no, text, fragment", [
+    (4, "blinds: 0/0", "no blinds"),
+    (5, "profile: nosuch", "unknown house profile 'nosuch'"),
+    (4, "blinds: 20/10", "big blind 10 is smaller"),
+])
+def test_deal_header_error_names_the_line_that_holds_the_bad_value(tmp_path, capsys, line_no,
+                                                                     text, fragment):
+    lines = list(DEAL_HEAD)
+    lines[line_no - 1] = text
+    f = tmp_path / "s.deal"
+    f.write_text("\n".join([*lines, "deal Ad"]) + "\n", encoding="utf-8")
+    rc, out, err = run_main(["replay", str(f)], capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, f"{f}: line {line_no}: bad header" if "smaller" not in fragment
+                          else f"{f}: line {line_no}: blinds:", fragment)
+
+
+def test_deal_refused_line_is_an_error_line_naming_the_file(tmp_path, capsys):
+    f = tmp_path / "s.deal"
+    f.write_text("\n".join([*DEAL_HEAD, "seat 1 calls"]) + "\n", encoding="utf-8")
+    rc, _, err = run_main(["replay", str(f)], capsys)
+    assert rc == 3
+    assert_one_error_line(err, f"{f}: line 7:")
+
+
+def test_garbage_names_the_file_and_the_line(tmp_path, capsys):
+    f = tmp_path / "g.jsonl"
+    f.write_text("garbage\n", encoding="utf-8")
+    rc, out, err = run_main(["replay", str(f)], capsys)
+    assert rc == 2 and out == ""
+    assert_one_error_line(err, f"{f}: line 1: not JSON")
+
+
+def test_a_failed_expectation_keeps_its_own_words(tmp_path, capsys):
+    f = tmp_path / "s.deal"
+    f.write_text("\n".join([*DEAL_HEAD, "deal Ad", "expect ruling MISDEAL"]) + "\n",
+                 encoding="utf-8")
+    rc, _, err = run_main(["replay", str(f)], capsys)
+    assert rc == 1
+    assert err.startswith("pokertable: replay: expectation failed: line 8")
