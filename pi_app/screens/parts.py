@@ -70,5 +70,5 @@ def blit_part(cv: Canvas, key: Hashable, rect: pygame.Rect, design: tuple[float,
     cv.surface.blit(part.surface, rect.topleft)
     cv.faces.extend(part.faces)
     for t in part.texts:
-        note_text(t.text, t.rect.move(rect.topleft), t.minor)
+        note_text(t.text, t.rect.move(rect.topleft), t.minor, t.cut)
     return rect

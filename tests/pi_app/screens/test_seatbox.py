@@ -12,6 +12,7 @@ from engine.cards import parse_cards
 from engine.views import SeatPublic, TablePublicView
 from pi_app.screens.parts import PARTS, make_part
 from pi_app.screens.seatbox import (
+    BACK_STEP,
     OFFLINE_BAND,
     SEAT_H,
     SEAT_W,
@@ -42,7 +43,7 @@ def test_a_seat_without_cards_takes_no_card_space():
              SeatPublic(3, "Cy", 5_000, has_cards=False),
              SeatPublic(4, "Di", 5_000, status="out"))
     view = TablePublicView(hand_number=3, seats=seats, actor=1)
-    cards = 2 * SMALL_CARD[0]
+    cards = 10 + BACK_STEP + SMALL_CARD[0]  # the backs' right edge
     assert _name_left(view, 1) > cards  # the backs first, then the name
     for seat in (2, 3, 4):
         assert _name_left(view, seat) < 30, seat  # no gap where no card is
