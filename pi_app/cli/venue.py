@@ -6,7 +6,9 @@ when valid; exit 2 and one line naming the file and the key when not
 (:mod:`pi_app.venue.config`).  It checks every password file the venue names as the
 director's machine holds them (each there, a regular file only its owner may read, holding
 a password; :func:`pi_app.venue.config.check_password_files`); on a table's Pi, ``--table
-N`` checks that table's only.  A password is never printed.
+N`` checks that table's only.  When none of those files is on this machine (checked away
+from the machines that hold them), a second line says so and the exit is still 0.  A
+password is never printed.
 
 ``broker-files`` writes Mosquitto's ``mosquitto.conf``, hashed ``passwords`` and ``acl``
 for the venue into DIR (:func:`pi_app.venue.broker.write_broker_files`): it reads every
@@ -30,12 +32,18 @@ from pi_app.venue.config import VenueConfig, check_password_files, load_venue
 
 def _check(args: argparse.Namespace) -> int:
     cfg = load_venue(args.file)
-    check_password_files(cfg, args.table)
+    absent = check_password_files(cfg, args.table)
     tables = ", ".join(f"{t.number} ({t.seats} seats)" for t in cfg.tables)
     print(f"{args.file}: valid: venue {cfg.name!r}, tables {tables}, broker "
           f"{cfg.broker_host}:{cfg.broker_port}{' with TLS' if cfg.tls else ''}, "
           f"structure {cfg.structure}, break order {list(cfg.break_order)}, "
           f"max difference {cfg.max_difference}")
+    if absent:
+        where = f" in {absent[0].parent}" if len({p.parent for p in absent}) == 1 else ""
+        what = ("the password file" if len(absent) == 1
+                else f"none of the {len(absent)} password files")
+        print(f"{what}{where}: not on this machine (each is read when its director or table "
+              f"starts): make them there (docs/venue.md, section 2) and check again there")
     return 0
 
 

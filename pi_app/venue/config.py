@@ -317,16 +317,21 @@ def _distinct_files_and_names(r: _Reader, director: Path,
         names[folded] = key
 
 
-def check_password_files(venue: VenueConfig, table: int | None = None) -> None:
+def check_password_files(venue: VenueConfig, table: int | None = None) -> list[Path]:
     """Check the password files of the director and every table (the director's machine
     holds them all) or, with ``table``, of that table only (its own Pi holds it), as
     :func:`read_password` reads them: each a regular file its owner only may read, holding
     a password.  Nothing is printed or kept of a password.
 
+    Returns:
+        The files checked when none of them is on this machine (the venue file checked
+        away from the machines that will hold its secrets; each is read when its director
+        or table starts); ``[]`` when they were all read.
+
     Raises:
-        VenueConfigError: ``table`` is not one of the venue's, or the first file missing,
-            open to others or without a password, or a ``broker.ca_file`` that is not a
-            certificate (naming the venue file and the key).
+        VenueConfigError: ``table`` is not one of the venue's, or (some of the files being
+            here) the first file missing, open to others or without a password, or a
+            ``broker.ca_file`` that is not a certificate (naming the venue file and the key).
     """
     if table is not None and not 1 <= table <= len(venue.tables):
         raise VenueConfigError(f"{venue.source}: there is no table {table} (tables "
@@ -335,10 +340,13 @@ def check_password_files(venue: VenueConfig, table: int | None = None) -> None:
                                           venue.director_password_file)]
     files += [(f"tables.{t.number}.password_file", t.password_file) for t in venue.tables
               if table in (None, t.number)]
-    for key, path in files:
-        read_password(path, f"{venue.source}: {key}")
+    absent = [path for _, path in files if not os.path.lexists(path)]
+    if len(absent) < len(files):
+        for key, path in files:
+            read_password(path, f"{venue.source}: {key}")
     if venue.ca_file is not None:
         check_ca_file(venue.ca_file, f"{venue.source}: broker.ca_file")
+    return absent if len(absent) == len(files) else []
 
 
 def check_ca_file(path: Path, what: str) -> None:

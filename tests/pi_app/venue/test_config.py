@@ -22,6 +22,7 @@ from pi_app.venue.config import (
 )
 from pi_app.venue.tls import make_ca
 from tests.data_paths import REPO, data
+from tests.pi_app.cli.helpers import run_cli
 
 BROKEN = sorted(data("venue", "broken").glob("*.toml"))
 VALID = sorted(data("venue", "valid").glob("*.toml"))
@@ -87,7 +88,29 @@ def test_the_shipped_example_is_three_tables_of_nine_on_the_loopback_broker():
     assert (cfg.broker_host, cfg.broker_port, cfg.tls) == ("127.0.0.1", 1883, False)
     assert cfg.break_order == (1, 2, 3) and cfg.max_difference == 1
     assert cfg.structure == "gunpowder"
-    assert all(t.password_file.is_absolute() for t in cfg.tables)
+    secrets = REPO / "config" / "venue"  # relative: /etc/pokertable/venue/ beside /etc's copy
+    assert [t.password_file for t in cfg.tables] == [secrets / f"table{n}.password"
+                                                      for n in (1, 2, 3)]
+    assert cfg.director_password_file == secrets / "director.password"
+
+
+def test_the_readme_venue_check_works_from_a_fresh_clone():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "pokertable venue check FILE" in readme and "config/venue.toml" in readme
+    assert not (REPO / "config" / "venue").exists()  # a fresh clone holds no secrets
+    proc = run_cli(["venue", "check", "config/venue.toml"], REPO)
+    assert proc.returncode == 0, proc.stderr
+    valid, note = proc.stdout.splitlines()
+    assert valid.startswith("config/venue.toml: valid: venue 'League night'")
+    assert note.startswith("none of the 4 password files in ")
+    assert "not on this machine" in note and "docs/venue.md" in note
+    assert proc.stderr == ""
+
+
+def test_one_table_check_away_from_its_pi_says_its_file_is_not_here(capsys):
+    assert main(["venue", "check", str(REPO / "config" / "venue.toml"), "--table", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("the password file in ") and "not on this machine" in out[1]
 
 
 def test_relative_paths_are_taken_from_the_venue_files_folder():
