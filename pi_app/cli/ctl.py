@@ -301,8 +301,7 @@ def _read(client: Client, args: argparse.Namespace) -> int:
         text = "\n".join(_result_line(r, doc.get("currency", "")) for r in doc["results"])
     elif verb == "audit":
         doc = client.json("GET", "/api/audit")
-        text = "\n".join(f"{a['at']} {a['role']:<8} {a['token']} {a['command']}: {a['detail']}"
-                         for a in doc["audit"])
+        text = "\n".join(_audit_line(a) for a in doc["audit"])
     elif verb == "pair":
         doc = client.json("POST", "/api/pairing", {})
         text = f"pairing code {doc['code']} ({doc['url']})"
@@ -314,6 +313,12 @@ def _read(client: Client, args: argparse.Namespace) -> int:
         text = f"token {doc['id']} revoked"
     print(json.dumps(doc, sort_keys=True) if args.json else text)
     return 0
+
+
+def _audit_line(a: dict[str, Any]) -> str:
+    """One applied command in words: ``"12:01 director ab12 seat draw: ..."`` (the API's
+    ``seat_draw`` written as the words it names)."""
+    return f"{a['at']} {a['role']:<8} {a['token']} {a['command'].replace('_', ' ')}: {a['detail']}"
 
 
 def _result_line(row: dict[str, Any], currency: str) -> str:

@@ -95,7 +95,9 @@ class ScreenRecorder:
                 what = f"break-after-{clock.level_number}" if clock.is_break \
                     else f"level-{clock.level_number:02d}"
                 notes = [n for n in clock.notices if "olor" in n or "up next" in n]
-                self._save_tv(what, f"level change: {what}"
+                said = f"break after level {clock.level_number}" if clock.is_break \
+                    else f"level {clock.level_number}"
+                self._save_tv(what, f"level change: {said}"
                               + "".join(f"; notice: {n}" for n in notes))
         r = state.ruling
         if r is not None:

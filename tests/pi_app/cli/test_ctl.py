@@ -125,3 +125,13 @@ def test_ctl_loads_neither_the_core_nor_pygame(tmp_path):
         assert {"engine.table.core", "pi_app.service.wiring"} <= set(heavy), heavy
     finally:
         table.close()
+
+
+def test_audit_lines_name_commands_in_words():
+    from pi_app.cli.ctl import _audit_line
+
+    for command in ("seat_draw", "next_hand"):
+        line = _audit_line({"at": "20:01:02", "role": "director", "token": "ab12",
+                            "command": command, "detail": "ok"})
+        assert "_" not in line
+        assert f" {command.replace('_', ' ')}: ok" in line

@@ -23,6 +23,9 @@ def test_a_night_to_the_winner_writes_the_winner_screen(tmp_path):
     sim.close = close  # type: ignore[method-assign]
     summary = sim.run()
     lines = (shots / "index.txt").read_text(encoding="utf-8").splitlines()
+    levels = [ln.split("\t", 1)[1] for ln in lines if "\tlevel change: " in ln]
+    assert levels and levels[0].startswith("level change: level 1")
+    assert not any("level-" in w or "break-after" in w for w in levels), levels
     winner = [ln for ln in lines if "winner" in ln]
     assert len(winner) == 1, lines
     name = winner[0].split("\t", 1)[0]
