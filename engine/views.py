@@ -180,6 +180,7 @@ class ClockView:
     min_bet: int | None = None  # no-blind games (seed 002): the smallest opening bet
     late_registration_open: bool = False
     started: bool = True  # False until the first hand starts the clock
+    structure_name: str = ""  # the structure's display name ("Phat Ace bounty")
 
 
 @dataclass(frozen=True)

@@ -261,6 +261,7 @@ def clock_view(t: TournamentReading, now: float) -> ClockView:
         seconds_to_break=st.seconds_to_break, players_left=players, entrants=field,
         average_stack=chips // len(act) if act else 0, chips_in_play=chips,
         prize_pool=t.prize_pool(), notices=tuple(notices), tournament_name=name,
+        structure_name=c.structure.name,
         next_big_blind_ante=nxt.big_blind_ante if nxt else None,
         estimated_end_seconds=est, min_bet=play.min_bet,
         late_registration_open=t.registration_open(), started=t.clock.started)

@@ -76,7 +76,8 @@ def render_frame(surface: pygame.Surface, state: ScreenState) -> Frame:
     before = 0
     if state.room is not None and state.room.finished:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
-        draw_winner(cv, state.room, state.clock.tournament_name if state.clock else "")
+        c = state.clock
+        draw_winner(cv, state.room, (c.structure_name or c.tournament_name) if c else "")
     elif layout == "clock" and state.clock is not None:
         cv = Canvas(surface, root.rect(0, top, root.dw, root.dh - top), faces=root.faces)
         clock_mod.draw_clock(cv, state.clock, clock_mod.FULL, state.room)

@@ -45,5 +45,10 @@ def test_a_night_to_the_winner_writes_the_winner_screen(tmp_path):
         render_frame(surf, state)
     texts = [t.text for t in drawn]
     assert "WINNER" in texts and state.room.places[0].name in texts
+    from engine.tournament.structure_file import load_structure
+
+    title = load_structure(sim.opts.preset).name  # the structure's display name
+    assert title.upper() in texts
+    assert not any(t.startswith("SIM-") for t in texts), texts
     assert not any(":" in t and t.replace(":", "").isdigit() for t in texts), \
         "no running clock on the winner screen"
