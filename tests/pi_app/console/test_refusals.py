@@ -134,8 +134,8 @@ def test_time_added_and_removed_are_journaled_and_audited_by_name(table):
     assert table.ctl("remove-time", "60").stdout == "removed 1:00\n"
     assert table.ctl("add-time", "90").stdout == "added 1:30\n"
     audit = table.ctl("audit").stdout.strip().splitlines()[-2:]
-    assert audit[0].endswith(" remove_time: removed 1:00")
-    assert audit[1].endswith(" add_time: added 1:30")
+    assert audit[0].endswith(" remove time: removed 1:00")
+    assert audit[1].endswith(" add time: added 1:30")
     journaled = console_commands(table.state / "journal.db")
     assert [(ev.command, ev.args) for _, ev in journaled][-2:] == [
         ("remove_time", {"seconds": 60}), ("add_time", {"seconds": 90})]

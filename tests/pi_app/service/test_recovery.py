@@ -133,21 +133,32 @@ def test_repeated_kills_in_one_tournament(baseline: dict, tmp_path: Path) -> Non
     assert histories(journal) == baseline["histories"]
 
 
+def _start_external(journal: Path) -> tuple[subprocess.Popen[str], float]:
+    """The driver started on ``journal``; returns once its journal exists (or it ended),
+    with that moment (``time.monotonic``)."""
+    cmd = [sys.executable, "-m", "tests.pi_app.service.recovery_driver", "--journal", str(journal),
+           *ARGS[:4], "--snapshot-every", "25"]
+    proc = subprocess.Popen(cmd, cwd=REPO, env=env_with(), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not journal.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.002)
+    return proc, time.monotonic()
+
+
 def test_sigkill_from_outside_at_random_moments(baseline: dict, tmp_path: Path) -> None:
     rng = random.Random(5)
+    # how long a run plays once its journal exists, here and now (on a RAM disk it is a
+    # few tens of milliseconds; on a busy disk, seconds): the kills fall inside it
+    proc, start = _start_external(tmp_path / "whole" / "j.db")
+    proc.communicate()
+    span = time.monotonic() - start
+    assert proc.returncode == 0, proc.stderr
     killed = 0
     for i in range(6):
         journal = tmp_path / f"ext{i}" / "j.db"
-        # make the run slow enough to be caught mid-way: fsync-heavy snapshots every event
-        cmd = [sys.executable, "-m", "tests.pi_app.service.recovery_driver", "--journal", str(journal),
-               *ARGS[:4], "--snapshot-every", "25"]
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env_with(), stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True)
-        # wait until the journal exists, then kill at a random moment
-        deadline = time.monotonic() + 30
-        while not journal.exists() and time.monotonic() < deadline and proc.poll() is None:
-            time.sleep(0.002)
-        time.sleep(rng.uniform(0.0, 0.08))
+        proc, _ = _start_external(journal)
+        time.sleep(span * rng.uniform(0.05, 0.8))  # a random moment of the run
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
         if proc.returncode == -signal.SIGKILL:
