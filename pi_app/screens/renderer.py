@@ -12,7 +12,8 @@
   (:mod:`pi_app.screens.regions`: the felt, the regions and the overlays again in their old
   and new rectangles), the split layout's clock column whole when its clock or room
   changed (the room as the column draws it: not the stacks), the odds panel's old and
-  new rectangles;
+  new rectangles, and the table's notices when they come or go (their zone over the
+  table, the column in the split layout; :mod:`pi_app.screens.toasts`);
 * the whole frame otherwise: a new layout, the status strip changing, a ruling, season,
   banner, pairing or wheel coming, going or changing, the wheel while it spins, a new
   surface, :meth:`ScreenRenderer.invalidate`.
@@ -50,6 +51,8 @@ from pi_app.screens.render import (
 from pi_app.screens.season import season_of
 from pi_app.screens.table import table_regions
 from pi_app.screens.theme import BG, Canvas
+from pi_app.screens.toasts import zone_for
+from pi_app.screens.venue_banner import venue_banner_of
 from pi_app.screens.wheel import wheel_angle
 
 Over = Callable[[pygame.Rect], None]
@@ -87,8 +90,8 @@ def screen_key(state: ScreenState) -> tuple:
 
 def _fixed(static: ScreenState) -> ScreenState:
     """What a partial redraw of the table needs unchanged: the state without the table,
-    the clock's figures, the room and the odds."""
-    return replace(static, table=None, clock=None, room=None, odds=None)
+    the clock's figures, the room, the odds and the notices."""
+    return replace(static, table=None, clock=None, room=None, odds=None, notices=())
 
 
 class ScreenRenderer:
@@ -164,12 +167,25 @@ class ScreenRenderer:
             return rects
         if not self._only_table_changed(state, static, fr, last):
             return None
-        if static.clock != last.clock or drawn_room(static.room) != drawn_room(last.room):
+        toasts: tuple[pygame.Rect, ...] = ()
+        notices_moved = static.notices != last.notices
+        if notices_moved:
+            if venue_banner_of(state) is not None or layout not in ("table", "split"):
+                return None
+            if layout == "table":  # the zone the notices are drawn in, old and new
+                zone = zone_for(layout, top, None)
+                toasts = (root.rect(zone.x, zone.edge, zone.w, zone.h).inflate(4, 4)
+                          .clip(surface.get_rect()),)
+            elif fr.clock_canvas is None:
+                return None
+        if (static.clock != last.clock or drawn_room(static.room) != drawn_room(last.room)
+                or (notices_moved and layout == "split")):
             if fr.clock_canvas is not None:  # the split layout's column
                 rects.append(_redraw_column(root, state, top, fr, over))
         elif tick != self._last_tick and fr.clock_canvas is not None:
             rects += _tick(surface, state, fr, over)
-        table = _redraw_table(root, state, (layout, top), fr, over, static.odds != last.odds)
+        table = _redraw_table(root, state, (layout, top), fr, over, static.odds != last.odds,
+                              toasts)
         return None if table is None else rects + table
 
     def _only_table_changed(self, state: ScreenState, static: ScreenState, fr: Frame,
@@ -230,11 +246,13 @@ def _redraw_column(root: Canvas, state: ScreenState, top: float, fr: Frame,
 
 
 def _redraw_table(root: Canvas, state: ScreenState, where: tuple[str, float], fr: Frame,
-                  over: Over, odds_changed: bool) -> list[pygame.Rect] | None:
+                  over: Over, odds_changed: bool,
+                  toasts: tuple[pygame.Rect, ...] = ()) -> list[pygame.Rect] | None:
     """The table's regions that changed redrawn over the felt, with what lies over the
     table drawn again in those rects (:func:`pi_app.screens.regions.redraw_layer`), and
-    the odds panel's old and new rects when it changed; None when the table's geometry
-    changed or something changed beyond its area.  ``where``: the layout drawn and the
+    the odds panel's old and new rects when it changed, and ``toasts`` (the notices'
+    zone when they came or went); None when the table's geometry changed or something
+    changed beyond its area.  ``where``: the layout drawn and the
     top of its area (design px)."""
     assert fr.table is not None and state.table is not None
     layout, top = where
@@ -243,7 +261,7 @@ def _redraw_table(root: Canvas, state: ScreenState, where: tuple[str, float], fr
     old = fr.table.canvas
     if (tcv.area, tcv.dw, tcv.dh, tcv.s) != (old.area, old.dw, old.dh, old.s):
         return None
-    extra: tuple[pygame.Rect, ...] = ()
+    extra: tuple[pygame.Rect, ...] = toasts
     faces_after = fr.faces_around[1]
     if odds_changed:
         measured = Canvas(root.surface)
@@ -253,8 +271,8 @@ def _redraw_table(root: Canvas, state: ScreenState, where: tuple[str, float], fr
             new_odds = draw_overlays(measured, state, layout, top)
         finally:
             root.surface.set_clip(saved)
-        extra = tuple(r.clip(root.surface.get_rect()) for r in (fr.odds_rect, new_odds)
-                      if r is not None)
+        extra += tuple(r.clip(root.surface.get_rect()) for r in (fr.odds_rect, new_odds)
+                       if r is not None)
         faces_after, fr.odds_rect = measured.faces, new_odds
     rects = redraw_layer(fr.table, regions, over, extra)
     if rects is not None:
