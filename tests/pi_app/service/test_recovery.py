@@ -142,7 +142,7 @@ def _start_external(journal: Path) -> tuple[subprocess.Popen[str], float]:
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
     while not journal.exists() and time.monotonic() < deadline and proc.poll() is None:
-        time.sleep(0.002)
+        time.sleep(0.0005)
     return proc, time.monotonic()
 
 
@@ -154,15 +154,20 @@ def test_sigkill_from_outside_at_random_moments(baseline: dict, tmp_path: Path) 
     proc.communicate()
     span = time.monotonic() - start
     assert proc.returncode == 0, proc.stderr
-    killed = 0
-    for i in range(6):
-        journal = tmp_path / f"ext{i}" / "j.db"
+    killed = tries = 0
+    # a busy machine may let a run end before its kill (its journal seen late, the kill
+    # late): every run is checked, and runs go on until three were killed (at most 16)
+    while killed < 3 and tries < 16:
+        journal = tmp_path / f"ext{tries}" / "j.db"
+        tries += 1
         proc, _ = _start_external(journal)
-        time.sleep(span * rng.uniform(0.05, 0.8))  # a random moment of the run
+        time.sleep(span * rng.uniform(0.05, 0.6))  # a random moment of the run
         proc.send_signal(signal.SIGKILL)
         proc.communicate()
         if proc.returncode == -signal.SIGKILL:
             killed += 1
+        else:
+            assert proc.returncode == 0, proc.stderr
         assert finish(journal) == baseline["summary"]
         assert histories(journal) == baseline["histories"]
-    assert killed >= 1
+    assert killed >= 1, f"no run of {tries} was killed mid-way (each {span:.3f} s long)"
