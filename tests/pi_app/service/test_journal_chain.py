@@ -40,6 +40,16 @@ def _overwrite(path: Path, needle: bytes, replacement: bytes) -> None:
     path.write_bytes(bytes(data))
 
 
+def _open(opener: str, path: Path) -> None:
+    """Open ``path`` as the service does (``open``) or read it (``open_readonly``, then
+    its scan)."""
+    if opener == "open":
+        Journal.open(path).close()
+    else:
+        with Journal.open_readonly(path) as j:
+            j.scan()
+
+
 def _files(path: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(path.parent.iterdir()) if p.is_file()}
@@ -53,11 +63,7 @@ def test_a_record_damaged_before_the_snapshot_is_refused(tmp_path: Path, damage:
     _overwrite(path, b"1012.25", damage)
     before = _files(path)
     with pytest.raises(JournalLossError) as info:
-        if opener == "open":
-            Journal.open(path).close()
-        else:
-            with Journal.open_readonly(path) as j:
-                j.scan()
+        _open(opener, path)
     text = str(info.value)
     assert "record 12 is damaged" in text and "before the snapshot of record 30" in text
     assert "--accept-journal-loss" in text and "\n" not in text
@@ -151,11 +157,7 @@ def test_a_damaged_event_type_is_damage_not_a_newer_pokertable(tmp_path: Path, r
                f'{1000.25 + record},"type":"cw'.encode())
     before = _files(path)
     with pytest.raises(JournalLossError) as info:
-        if opener == "open":
-            Journal.open(path).close()
-        else:
-            with Journal.open_readonly(path) as j:
-                j.scan()
+        _open(opener, path)
     assert f"record {record} is damaged (checksum mismatch)" in str(info.value)
     assert "newer" not in str(info.value)
     assert _files(path) == before
